@@ -1,0 +1,30 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from './config/gateway.config';
+import { HealthController } from './controllers/health.controller';
+import { ServiceRequester } from './services/service-requester';
+
+@Module({})
+export class AppModule {
+  static register(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        {
+          provide: SERVICES_CLIENT,
+          useFactory: async () => {
+            const client = ClientProxyFactory.create({
+              transport: Transport.NATS,
+              options: { servers: [config.NATS_URL], name: 'gateway', maxReconnectAttempts: -1 },
+            });
+            await client.connect();
+            return client;
+          },
+        },
+        ServiceRequester,
+      ],
+    };
+  }
+}

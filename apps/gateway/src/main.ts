@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, createLogger, NestJsonLogger } from '@app/platform';
+import { AppModule } from './app.module';
+import { loadGatewayConfig, type GatewayConfig } from './config/gateway.config';
+
+async function bootstrap(): Promise<void> {
+  let config: GatewayConfig;
+  try {
+    config = loadGatewayConfig();
+  } catch (error) {
+    const problems = error instanceof ConfigError ? error.problems : undefined;
+    createLogger('gateway', 'info').fatal({ problems }, error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  try {
+    const app = await NestFactory.create(AppModule.register(config), { logger: new NestJsonLogger(logger) });
+    app.enableShutdownHooks();
+    await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
+    logger.info({ url: await app.getUrl() }, 'gateway listening');
+  } catch (error) {
+    logger.fatal({ err: error }, 'gateway failed to start');
+    process.exit(1);
+  }
+}
+
+void bootstrap();

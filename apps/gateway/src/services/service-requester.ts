@@ -1,0 +1,37 @@
+import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from '../config/gateway.config';
+
+/**
+ * Asks a service over NATS request-reply. No responder (NATS answers 503 at once) or no answer
+ * within the timeout both become HTTP 503 with a message naming the service: never a hanging request.
+ */
+@Injectable()
+export class ServiceRequester {
+  constructor(
+    @Inject(SERVICES_CLIENT) private readonly client: ClientProxy,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async request<T>(pattern: string, payload: unknown, timeoutMs = this.config.REQUEST_TIMEOUT_MS): Promise<T> {
+    try {
+      return await firstValueFrom(this.client.send<T>(pattern, payload ?? {}).pipe(timeout(timeoutMs)));
+    } catch (error) {
+      const service = pattern.split('.')[0];
+      if (error instanceof TimeoutError) {
+        throw new ServiceUnavailableException(`The ${service} service did not answer within ${timeoutMs} ms.`);
+      }
+      if (isNoResponders(error)) {
+        throw new ServiceUnavailableException(`The ${service} service is not available.`);
+      }
+      throw error;
+    }
+  }
+}
+
+// NATS answers a request nobody listens to with an empty 503 message, which Nest's client reports
+// as EmptyResponseException (not exported from the package root, hence the name check).
+function isNoResponders(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'EmptyResponseException' || /no responders|empty response/i.test(error.message));
+}

@@ -1,0 +1,4 @@
+import { CreateOrders1764480000000 } from './1764480000000-create-orders';
+
+/** Every migration of the `marketplace` schema, in order. Listed by hand so builds never depend on globs. */
+export const MARKETPLACE_MIGRATIONS = [CreateOrders1764480000000];

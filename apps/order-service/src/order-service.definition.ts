@@ -1,0 +1,18 @@
+import type { ServiceDefinition } from '@app/messaging';
+import { AppModule } from './app.module';
+import { loadOrderServiceConfig, MARKETPLACE_SCHEMA, type OrderServiceConfig } from './config/order-service.config';
+import { OfferingEntity } from './entities/offering.entity';
+import { OrderEntity } from './entities/order.entity';
+import { ResourceEntity } from './entities/resource.entity';
+import { MARKETPLACE_MIGRATIONS } from './migrations';
+
+export const orderServiceDefinition: ServiceDefinition<OrderServiceConfig> = {
+  app: 'order-service',
+  schema: MARKETPLACE_SCHEMA,
+  loadConfig: () => loadOrderServiceConfig(),
+  entities: [OfferingEntity, OrderEntity, ResourceEntity],
+  migrations: MARKETPLACE_MIGRATIONS,
+  ownedStreams: (topology, config) => [{ ...topology.streams.marketplace, maxAgeMs: config.EVENT_HISTORY_MS }],
+  consumedStreams: (topology, config) => [{ ...topology.streams.vsphere, maxAgeMs: config.EVENT_HISTORY_MS }],
+  module: (config, runtime) => AppModule.register(config, runtime),
+};

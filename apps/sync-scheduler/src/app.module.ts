@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { HealthController } from './controllers/health.controller';
+
+@Module({ controllers: [HealthController] })
+export class AppModule {}

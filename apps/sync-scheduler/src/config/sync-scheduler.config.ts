@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { env, loadConfig } from '@app/platform';
+
+const schema = z.object({
+  NATS_URL: env.natsUrl(),
+  LOG_LEVEL: env.logLevel(),
+});
+
+export type SyncSchedulerConfig = z.infer<typeof schema>;
+
+export function loadSyncSchedulerConfig(source: Record<string, string | undefined> = process.env): SyncSchedulerConfig {
+  return loadConfig(schema, source);
+}

@@ -1,0 +1,22 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
+import { CONFIG, type VsphereAdapterConfig } from './config/vsphere-adapter.config';
+import { HealthController } from './controllers/health.controller';
+import { OrderSubmittedConsumer } from './controllers/order-submitted.consumer';
+import { OrderProvisioningService } from './services/order-provisioning.service';
+
+@Module({})
+export class AppModule {
+  static register(config: VsphereAdapterConfig, runtime: ServiceRuntime): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: SERVICE_RUNTIME, useValue: runtime },
+        OrderProvisioningService,
+        OrderSubmittedConsumer,
+      ],
+    };
+  }
+}

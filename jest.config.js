@@ -1,0 +1,24 @@
+// Three tiers, each its own project: `npm test` runs unit and integration side by side, then e2e
+// one file at a time (e2e suites start the apps as processes that answer shared request subjects).
+const shared = {
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  rootDir: '.',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  moduleNameMapper: {
+    '^@app/(contracts|platform|messaging|vim25)(|/.*)$': '<rootDir>/libs/$1/src$2',
+  },
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,scripts}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs}/**/test/**/*.int-spec.ts', '<rootDir>/test/integration/**/*.int-spec.ts'],
+    },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { EventContract } from '../envelope';
+
+/**
+ * OrderDone: the provider carried out the order.
+ * Published by the vSphere adapter (through its outbox) on `<ns>.vsphere.order.done`; consumed by
+ * the order service, which moves the order to `done` and its resource to OK (or Terminated).
+ * At least once; `correlationId` is the order uuid.
+ */
+export const orderDoneSchema = z.object({
+  orderUuid: z.uuid(),
+  resourceUuid: z.uuid(),
+  /** The backend object's own id (the VM's uuid in vCenter), absent for a terminate order. */
+  backendId: z.string().min(1).optional(),
+});
+
+export type OrderDone = z.infer<typeof orderDoneSchema>;
+
+export const OrderDoneEvent: EventContract<OrderDone> = { type: 'OrderDone', schema: orderDoneSchema };

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * Requests the order service answers over core NATS (through @nestjs/microservices). Field names
+ * are Waldur's wire names, because the gateway passes REST bodies through unchanged.
+ */
+export const ORDER_PATTERNS = {
+  createOffering: 'marketplace.offerings.create',
+  createOrder: 'marketplace.orders.create',
+  getOrder: 'marketplace.orders.get',
+} as const;
+
+export const createOfferingRequestSchema = z.strictObject({
+  name: z.string().trim().min(1, 'This field may not be blank.').max(150, 'Ensure this field has no more than 150 characters.'),
+  type: z.string().min(1, 'This field may not be blank.').max(100),
+});
+export type CreateOfferingRequest = z.infer<typeof createOfferingRequestSchema>;
+
+export interface OfferingView {
+  uuid: string;
+  name: string;
+  type: string;
+  created: string;
+}
+
+export const createOrderRequestSchema = z.strictObject({
+  offering_uuid: z.uuid('Must be a valid UUID.'),
+  project_uuid: z.uuid('Must be a valid UUID.'),
+  type: z.enum(['Create', 'Update', 'Terminate']).default('Create'),
+  attributes: z.record(z.string(), z.unknown()).default({}),
+  limits: z.record(z.string(), z.number().int().nonnegative('Ensure this value is greater than or equal to 0.')).default({}),
+});
+export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
+
+export const getOrderRequestSchema = z.strictObject({ uuid: z.uuid('Must be a valid UUID.') });
+
+export type OrderState = 'pending-consumer' | 'pending-provider' | 'executing' | 'done' | 'erred' | 'canceled' | 'rejected';
+
+export interface OrderView {
+  uuid: string;
+  type: 'Create' | 'Update' | 'Terminate';
+  state: OrderState;
+  offering_uuid: string;
+  project_uuid: string;
+  marketplace_resource_uuid: string;
+  resource_uuid: string | null;
+  attributes: Record<string, unknown>;
+  limits: Record<string, number>;
+  error_message: string;
+  created: string;
+  modified: string;
+  completed_at: string | null;
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { EventContract } from '../envelope';
+
+/**
+ * OrderSubmitted: an order reached `executing` and waits for its provider.
+ * Published by the order service (through its outbox) on `<ns>.marketplace.order.submitted.<type>`;
+ * consumed by the adapter of that offering type (the vSphere adapter for `VMware.VirtualMachine`).
+ * At least once; `Nats-Msg-Id` is the envelope id; `correlationId` is the order uuid.
+ */
+export const orderSubmittedSchema = z.object({
+  orderUuid: z.uuid(),
+  orderType: z.enum(['Create', 'Update', 'Terminate']),
+  offeringUuid: z.uuid(),
+  offeringType: z.string().min(1),
+  projectUuid: z.uuid(),
+  resourceUuid: z.uuid(),
+  attributes: z.record(z.string(), z.unknown()),
+  limits: z.record(z.string(), z.number().int().nonnegative()),
+});
+
+export type OrderSubmitted = z.infer<typeof orderSubmittedSchema>;
+
+export const OrderSubmittedEvent: EventContract<OrderSubmitted> = {
+  type: 'OrderSubmitted',
+  schema: orderSubmittedSchema,
+};

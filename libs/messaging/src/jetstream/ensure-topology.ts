@@ -1,0 +1,96 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import type { ConsumerPolicy } from './consumer-policy';
+
+export interface StreamSpec {
+  name: string;
+  subjects: string[];
+  /** History kept for SSE resume and replays. */
+  maxAgeMs: number;
+}
+
+// JetStream error codes, stable across server versions.
+const STREAM_NOT_FOUND = 10059;
+const CONSUMER_NOT_FOUND = 10014;
+
+function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+/**
+ * Creates the stream, or brings an existing one to this configuration. Safe to run at every start.
+ * A consumer of another service's stream passes `createOnly`: it may create the stream so that it
+ * can start first, but the owner's configuration wins.
+ */
+export async function ensureStream(
+  jsm: JetStreamManager,
+  spec: StreamSpec,
+  mode: 'own' | 'createOnly' = 'own',
+): Promise<void> {
+  const config = {
+    name: spec.name,
+    subjects: spec.subjects,
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: nanos(spec.maxAgeMs),
+    duplicate_window: nanos(2 * 60_000),
+    num_replicas: 1,
+  };
+  try {
+    await jsm.streams.info(spec.name);
+  } catch (error) {
+    if (!isApiError(error, STREAM_NOT_FOUND)) throw error;
+    try {
+      await jsm.streams.add(config);
+      return;
+    } catch (raceError) {
+      // Another instance created it between our two calls: fall through to the update.
+      if (!(raceError instanceof JetStreamApiError)) throw raceError;
+    }
+  }
+  if (mode === 'own') await jsm.streams.update(spec.name, config);
+}
+
+export interface DurableSpec {
+  stream: string;
+  durable: string;
+  filter: string;
+}
+
+/** Creates the durable pull consumer, or updates its redelivery settings. Safe to run at every start. */
+export async function ensureDurableConsumer(
+  jsm: JetStreamManager,
+  spec: DurableSpec,
+  policy: ConsumerPolicy,
+): Promise<void> {
+  const settings = {
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(policy.ackWaitMs),
+    max_deliver: policy.maxDeliver,
+    max_ack_pending: Math.max(policy.concurrency * 4, 64),
+  };
+  try {
+    await jsm.consumers.info(spec.stream, spec.durable);
+  } catch (error) {
+    if (!isApiError(error, CONSUMER_NOT_FOUND)) throw error;
+    try {
+      await jsm.consumers.add(spec.stream, {
+        ...settings,
+        durable_name: spec.durable,
+        filter_subject: spec.filter,
+        deliver_policy: DeliverPolicy.All,
+      });
+      return;
+    } catch (raceError) {
+      if (!(raceError instanceof JetStreamApiError)) throw raceError;
+    }
+  }
+  await jsm.consumers.update(spec.stream, spec.durable, settings);
+}

@@ -1,0 +1,27 @@
+import type { Envelope } from '@app/contracts';
+import type { DataSource, EntityManager } from 'typeorm';
+
+export type InboxResult<R> = { duplicate: true } | { duplicate: false; result: R };
+
+/**
+ * The inbox of one service's schema: a consumed event's id is recorded in the same transaction as
+ * its effect, so a redelivered event is recognised and has no second effect.
+ */
+export class InboxRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schema: string,
+  ) {}
+
+  async runOnce<R>(envelope: Envelope, effect: (manager: EntityManager) => Promise<R>): Promise<InboxResult<R>> {
+    return this.dataSource.transaction(async (manager) => {
+      const inserted: unknown[] = await manager.query(
+        `INSERT INTO "${this.schema}"."inbox" ("event_id", "type") VALUES ($1, $2)
+         ON CONFLICT ("event_id") DO NOTHING RETURNING "event_id"`,
+        [envelope.id, envelope.type],
+      );
+      if (inserted.length === 0) return { duplicate: true } as const;
+      return { duplicate: false, result: await effect(manager) } as const;
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { Topology } from '@app/contracts';
+import { ConfigError } from '@app/platform/config/load-config';
+import { createLogger, NestJsonLogger, type Logger } from '@app/platform/logging/json-logger';
+import { createServiceDataSource, migrate, type ServiceDataSourceOptions } from '@app/platform/persistence/data-source';
+import type { StreamSpec } from '../jetstream/ensure-topology';
+import { ServiceRuntime } from './service-runtime';
+
+/** The variables every event-driven service reads. */
+export interface ServiceConfig {
+  DATABASE_URL: string;
+  NATS_URL: string;
+  NATS_NAMESPACE: string;
+  LOG_LEVEL: string;
+  OUTBOX_SWEEP_MS: number;
+  EVENT_HISTORY_MS: number;
+}
+
+export interface ServiceDefinition<C extends ServiceConfig> {
+  app: string;
+  schema: string;
+  loadConfig: () => C;
+  entities: ServiceDataSourceOptions['entities'];
+  migrations: ServiceDataSourceOptions['migrations'];
+  /** The streams the service publishes to, with their history. */
+  ownedStreams: (topology: Topology, config: C) => StreamSpec[];
+  /** The streams it consumes from. */
+  consumedStreams: (topology: Topology, config: C) => StreamSpec[];
+  module: (config: C, runtime: ServiceRuntime) => DynamicModule;
+}
+
+function readConfig<C extends ServiceConfig>(definition: ServiceDefinition<C>): C {
+  try {
+    return definition.loadConfig();
+  } catch (error) {
+    // Before the config is known, the log level is not: report at the default one and stop.
+    const logger = createLogger(definition.app, 'info');
+    logger.fatal({ problems: error instanceof ConfigError ? error.problems : undefined }, String(error instanceof Error ? error.message : error));
+    process.exit(1);
+  }
+}
+
+function dataSourceFor<C extends ServiceConfig>(definition: ServiceDefinition<C>, config: C) {
+  return createServiceDataSource({
+    url: config.DATABASE_URL,
+    schema: definition.schema,
+    entities: definition.entities,
+    migrations: definition.migrations,
+    applicationName: definition.app,
+  });
+}
+
+/** `npm run migrate`: applies the service's pending migrations and exits. */
+export async function migrateService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<void> {
+  const config = readConfig(definition);
+  const logger = createLogger(definition.app, config.LOG_LEVEL);
+  const dataSource = dataSourceFor(definition, config);
+  await dataSource.initialize();
+  try {
+    const applied = await migrate(dataSource, definition.schema);
+    logger.info({ applied, schema: definition.schema }, `${applied.length} migration(s) applied`);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/**
+ * Starts a service: validated config, migrations, its messaging runtime, then the Nest app that
+ * answers requests over core NATS. Any start-up failure is logged as one JSON line and exits 1.
+ */
+export async function bootstrapService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<void> {
+  const config = readConfig(definition);
+  const logger: Logger = createLogger(definition.app, config.LOG_LEVEL);
+  try {
+    const dataSource = dataSourceFor(definition, config);
+    await dataSource.initialize();
+    const applied = await migrate(dataSource, definition.schema);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    const runtime = await ServiceRuntime.open({
+      app: definition.app,
+      logger,
+      dataSource,
+      schema: definition.schema,
+      natsUrl: config.NATS_URL,
+      namespace: config.NATS_NAMESPACE,
+      outboxSweepMs: config.OUTBOX_SWEEP_MS,
+      ownedStreams: (topology) => definition.ownedStreams(topology, config),
+      consumedStreams: (topology) => definition.consumedStreams(topology, config),
+    });
+    const app = await NestFactory.createMicroservice<MicroserviceOptions>(definition.module(config, runtime), {
+      transport: Transport.NATS,
+      options: { servers: [config.NATS_URL], queue: definition.app, name: `${definition.app}-requests` },
+      logger: new NestJsonLogger(logger),
+    });
+    app.enableShutdownHooks();
+    await app.listen();
+    logger.info({ namespace: config.NATS_NAMESPACE }, `${definition.app} started`);
+  } catch (error) {
+    logger.fatal({ err: error }, `${definition.app} failed to start`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,80 @@
+import type { HealthReport } from '@app/contracts';
+import { topology as buildTopology, type Topology } from '@app/contracts';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { DataSource } from 'typeorm';
+import type { Logger } from '@app/platform/logging/json-logger';
+import { isPostgresUp } from '@app/platform/persistence/data-source';
+import { connectNats, isNatsUp } from '../nats/nats-connection';
+import { ensureStream, type StreamSpec } from '../jetstream/ensure-topology';
+import { OutboxRepository } from '../repositories/outbox.repository';
+import { InboxRepository } from '../repositories/inbox.repository';
+import { OutboxRelay } from '../outbox/outbox-relay';
+
+export interface ServiceRuntimeOptions {
+  app: string;
+  logger: Logger;
+  dataSource: DataSource;
+  /** The service's own Postgres schema, which holds its outbox and inbox. */
+  schema: string;
+  natsUrl: string;
+  namespace: string;
+  outboxSweepMs: number;
+  /** The streams this service publishes to; it creates them, idempotently, at start. */
+  ownedStreams: (topology: Topology) => StreamSpec[];
+  /** The streams it consumes from: created if missing, so start order does not matter. */
+  consumedStreams: (topology: Topology) => StreamSpec[];
+}
+
+/**
+ * Everything a service needs for reliable messaging, opened once at start: its NATS connection,
+ * JetStream handles, its streams, its outbox (with relay) and its inbox.
+ */
+export class ServiceRuntime {
+  private constructor(
+    readonly app: string,
+    readonly logger: Logger,
+    readonly dataSource: DataSource,
+    readonly nats: NatsConnection,
+    readonly js: JetStreamClient,
+    readonly jsm: JetStreamManager,
+    readonly topology: Topology,
+    readonly outbox: OutboxRepository,
+    readonly inbox: InboxRepository,
+    readonly relay: OutboxRelay,
+  ) {}
+
+  static async open(options: ServiceRuntimeOptions): Promise<ServiceRuntime> {
+    const topology = buildTopology(options.namespace);
+    const nats = await connectNats(options.natsUrl, options.app);
+    const js = jetstream(nats);
+    const jsm = await jetstreamManager(nats);
+    for (const stream of options.ownedStreams(topology)) await ensureStream(jsm, stream, 'own');
+    for (const stream of options.consumedStreams(topology)) await ensureStream(jsm, stream, 'createOnly');
+    const outbox = new OutboxRepository(options.schema);
+    const inbox = new InboxRepository(options.dataSource, options.schema);
+    const relay = new OutboxRelay({
+      dataSource: options.dataSource,
+      outbox,
+      js,
+      logger: options.logger,
+      sweepMs: options.outboxSweepMs,
+    });
+    return new ServiceRuntime(options.app, options.logger, options.dataSource, nats, js, jsm, topology, outbox, inbox, relay);
+  }
+
+  async health(): Promise<HealthReport> {
+    const postgres = (await isPostgresUp(this.dataSource)) ? 'up' : 'down';
+    const nats = isNatsUp(this.nats) ? 'up' : 'down';
+    return { app: this.app, status: postgres === 'up' && nats === 'up' ? 'ok' : 'degraded', postgres, nats };
+  }
+
+  /** Stops the relay after its current pass, then closes NATS and Postgres. */
+  async close(): Promise<void> {
+    await this.relay.stop();
+    await this.nats.drain().catch(() => undefined);
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+export const SERVICE_RUNTIME = Symbol('ServiceRuntime');
