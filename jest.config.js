@@ -11,7 +11,10 @@ const shared = {
 };
 
 module.exports = {
+  // Integration and e2e suites start real services; e2e files raise it further with jest.setTimeout.
+  testTimeout: 30_000,
   globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,scripts}/**/*.spec.ts'] },
     {

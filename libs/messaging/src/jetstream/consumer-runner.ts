@@ -84,7 +84,7 @@ export class ConsumerRunner {
     );
     if (!decoded.ok) {
       logger.warn({ ...where, reason: decoded.reason }, 'terminated a malformed message');
-      message.term(decoded.reason);
+      terminate(message);
       return;
     }
     const { envelope, contract } = decoded;
@@ -124,8 +124,16 @@ export class ConsumerRunner {
         return;
       case 'poison':
         logger.error({ ...where, reason: outcome.reason }, 'terminated an event its handler refused');
-        message.term(outcome.reason);
+        terminate(message);
         return;
     }
   }
+}
+
+/**
+ * `+TERM` without a reason: nats-server 2.9 ignores `+TERM <reason>` (the reason came with 2.10) and
+ * would redeliver the message. The reason is in our log line instead.
+ */
+function terminate(message: JsMsg): void {
+  message.term();
 }

@@ -33,7 +33,10 @@ export function createServiceDataSource(options: ServiceDataSourceOptions): Data
 // Two instances starting at once must not both migrate: the first holds this lock, the second waits.
 const MIGRATION_LOCK_KEY = 7_305_118;
 
-/** Creates the schema if needed and applies pending migrations under an advisory lock. Returns the names applied. */
+/**
+ * Creates the schema if needed and applies pending migrations under an advisory lock. Returns the
+ * names applied. Needs a pool of two or more: the lock holds one connection, TypeORM uses another.
+ */
 export async function migrate(dataSource: DataSource, schema: string): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();

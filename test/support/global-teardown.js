@@ -1,0 +1,3 @@
+module.exports = async () => {
+  for (const container of globalThis.__TEST_CONTAINERS__ ?? []) await container.stop();
+};
