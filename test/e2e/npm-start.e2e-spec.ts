@@ -1,0 +1,88 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { testEnv, uniqueToken } from '../support/test-env';
+
+jest.setTimeout(180_000);
+
+const ROOT = join(__dirname, '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function processesInGroup(pgid: number): string[] {
+  try {
+    return execFileSync('pgrep', ['-g', String(pgid), '-a'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+describe('npm start', () => {
+  const database = uniqueToken('vmm_start_');
+  const databaseUrl = (() => {
+    const url = new URL(testEnv.databaseUrl);
+    url.pathname = `/${database}`;
+    return url.toString();
+  })();
+
+  afterAll(async () => {
+    const admin = new Client({ connectionString: testEnv.databaseUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('brings up vcsim and the four apps with a healthy gateway, and Ctrl-C stops every process it started', async () => {
+    const port = await freePort();
+    const child = spawn('npm', ['start'], {
+      cwd: ROOT,
+      detached: true, // its own process group, as a terminal gives it
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        NATS_URL: testEnv.natsUrl,
+        NATS_NAMESPACE: uniqueToken('start-'),
+        GATEWAY_PORT: String(port),
+        VCSIM_LISTEN: '127.0.0.1:0',
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const pgid = child.pid!;
+
+    let health: { status: string; services: Record<string, { status: string }> } | undefined;
+    const deadline = Date.now() + 150_000;
+    while (!health && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+      if (response?.ok) health = (await response.json()) as typeof health;
+    }
+    if (!health) throw new Error(`the gateway never answered healthy:\n${output.slice(-3000)}`);
+
+    expect(health.status).toBe('ok');
+    expect(Object.keys(health.services).sort()).toEqual(['order-service', 'sync-scheduler', 'vsphere-adapter']);
+    const running = processesInGroup(pgid).join('\n');
+    expect(running).toMatch(/\.cache\/vcsim\/bin\/vcsim/);
+    for (const app of ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway']) expect(running).toContain(`dist/apps/${app}/`);
+
+    process.kill(-pgid, 'SIGINT');
+    await exited;
+    const deadlineStop = Date.now() + 15_000;
+    while (processesInGroup(pgid).length > 0 && Date.now() < deadlineStop) await new Promise((r) => setTimeout(r, 200));
+    expect(processesInGroup(pgid)).toEqual([]);
+    expect(output).toContain('[start] stopped');
+  });
+});
