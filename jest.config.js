@@ -3,7 +3,7 @@
 const shared = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: '.',
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }] },
   moduleNameMapper: {
     '^@app/(contracts|platform|messaging|vim25)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
