@@ -1,0 +1,97 @@
+import { VimFault } from '../soap/vim-errors';
+import type { XmlValue } from '../xml/decoder';
+import { asArray, asBoolean, asMoRef, asNumber, asString } from '../xml/values';
+import { retrieveFromView } from '../property/container-view';
+import { retrieveObject, type RetrieveOptions } from '../property/retrieve';
+import type { VmInfo } from '../types/inventory';
+import type { MoRef } from '../types/mo-ref';
+import type { ObjectContent } from '../types/property';
+import type { VimContext } from '../types/vim-context';
+import type { ToolsRunningStatus, VirtualMachinePowerState, VmDevice } from '../types/virtual-machine';
+import { toVmDevice } from './device-mapper';
+
+/** The VirtualMachine property paths the readers ask for (explicit, never `all`). */
+export const VM_PATHS = [
+  'name',
+  'runtime.powerState',
+  'runtime.host',
+  'config.hardware.numCPU',
+  'config.hardware.numCoresPerSocket',
+  'config.hardware.memoryMB',
+  'config.hardware.device',
+  'config.template',
+  'config.uuid',
+  'config.instanceUuid',
+  'guest.toolsRunningStatus',
+  'guest.guestState',
+  'resourcePool',
+  'parent',
+] as const;
+
+/** Maps a decoded `ArrayOfVirtualDevice`. Pure. */
+export function toVmDevices(value: XmlValue | undefined): VmDevice[] {
+  return asArray(value).map(toVmDevice);
+}
+
+function toVmInfo(o: ObjectContent): VmInfo {
+  const p = (path: (typeof VM_PATHS)[number]): XmlValue | undefined => o.props.get(path);
+  return {
+    ref: o.obj,
+    name: asString(p('name')) ?? '',
+    powerState: (asString(p('runtime.powerState')) ?? 'poweredOff') as VirtualMachinePowerState,
+    numCPU: asNumber(p('config.hardware.numCPU')),
+    numCoresPerSocket: asNumber(p('config.hardware.numCoresPerSocket')),
+    memoryMB: asNumber(p('config.hardware.memoryMB')),
+    devices: toVmDevices(p('config.hardware.device')),
+    toolsRunningStatus: asString(p('guest.toolsRunningStatus')) as ToolsRunningStatus | undefined,
+    guestState: asString(p('guest.guestState')),
+    template: asBoolean(p('config.template')) ?? false,
+    uuid: asString(p('config.uuid')),
+    instanceUuid: asString(p('config.instanceUuid')),
+    host: asMoRef(p('runtime.host')),
+    resourcePool: asMoRef(p('resourcePool')),
+    parent: asMoRef(p('parent')),
+  };
+}
+
+/** Every VM and template with VM_PATHS. One property-collector round trip (+ view create/destroy). */
+export async function readVirtualMachines(ctx: VimContext, options?: RetrieveOptions): Promise<VmInfo[]> {
+  const objects = await retrieveFromView(
+    ctx.caller,
+    ctx.content,
+    { types: ['VirtualMachine'], propSet: [{ type: 'VirtualMachine', pathSet: [...VM_PATHS] }] },
+    options,
+  );
+  return objects.map(toVmInfo);
+}
+
+/** One VM with VM_PATHS (undefined when it does not exist any more). One round trip. */
+export async function readVirtualMachine(
+  ctx: VimContext,
+  vm: MoRef,
+  options?: RetrieveOptions,
+): Promise<VmInfo | undefined> {
+  try {
+    const o = await retrieveObject(ctx.caller, ctx.content.propertyCollector, vm, VM_PATHS, options);
+    return o === undefined ? undefined : toVmInfo(o);
+  } catch (err) {
+    if (err instanceof VimFault && err.faultType === 'ManagedObjectNotFound') return undefined;
+    throw err;
+  }
+}
+
+/** The devices of one VM (`config.hardware.device`). One round trip. */
+export async function readVmDevices(
+  ctx: VimContext,
+  vm: MoRef,
+  options?: RetrieveOptions,
+): Promise<VmDevice[]> {
+  const o = await retrieveObject(
+    ctx.caller,
+    ctx.content.propertyCollector,
+    vm,
+    ['config.hardware.device'],
+    options,
+  );
+  return toVmDevices(o?.props.get('config.hardware.device'));
+}

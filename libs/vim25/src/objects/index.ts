@@ -1,0 +1,2 @@
+export * from './task-handle';
+export * from './virtual-machine-object';

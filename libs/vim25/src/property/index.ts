@@ -1,0 +1,3 @@
+export * from './container-view';
+export * from './retrieve';
+export * from './wait-for-updates';

@@ -1,0 +1,2 @@
+export * from './session-registry';
+export * from './vim-session';
