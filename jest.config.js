@@ -13,6 +13,7 @@ const shared = {
 module.exports = {
   // Integration and e2e suites start real services; e2e files raise it further with jest.setTimeout.
   testTimeout: 30_000,
+  reporters: ['default', '<rootDir>/test/support/tier-summary-reporter.js'],
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
   projects: [

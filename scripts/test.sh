@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# npm test: every test, from a fresh clone. Installs what is missing (dependencies, vcsim), builds
+# the apps (e2e tests run them as processes), runs unit and integration tests side by side, then
+# the e2e suites one at a time, and closes with one line counting all tiers.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+say() { printf '[test] %s\n' "$*" >&2; }
+
+[ -x node_modules/.bin/node ] || { say "installing dependencies (npm ci)"; npm ci --no-audit --no-fund || exit 1; }
+[ -x .cache/vcsim/bin/vcsim ] || { say "building vcsim (once)"; bash scripts/vcsim/build.sh >/dev/null || exit 1; }
+say "building the apps"
+npm run -s build || exit 1
+
+export TEST_SUMMARY_FILE
+TEST_SUMMARY_FILE=$(mktemp)
+JEST=(node_modules/.bin/node --experimental-vm-modules node_modules/jest/bin/jest.js)
+"${JEST[@]}" --selectProjects unit integration "$@"
+first=$?
+"${JEST[@]}" --selectProjects e2e --runInBand "$@"
+second=$?
+
+node_modules/.bin/node -e '
+  const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").filter(Boolean);
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  const tiers = [];
+  for (const line of lines) for (const [tier, c] of Object.entries(JSON.parse(line))) {
+    tiers.push(`${tier} ${c.passed}/${c.passed + c.failed}`);
+    for (const k of Object.keys(total)) total[k] += c[k];
+  }
+  console.log(`per tier (passed/run): ${tiers.join(", ")}`);
+  console.log(`tests: ${total.passed} passed, ${total.failed} failed` + (total.skipped ? `, ${total.skipped} skipped` : ""));
+' "$TEST_SUMMARY_FILE"
+rm -f "$TEST_SUMMARY_FILE"
+[ $first = 0 ] && [ $second = 0 ]
