@@ -15,11 +15,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read process.env only in config/ files.' },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read process.env only in config/ files.',
+        },
       ],
-      'no-restricted-imports': [
+      // Types (DataSource, EntityManager) may travel; TypeORM calls stay in repositories.
+      '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'typeorm', message: 'typeorm belongs in repositories/, entities/ and migrations/.' }] },
+        {
+          paths: [
+            {
+              name: 'typeorm',
+              message: 'typeorm belongs in repositories/, entities/ and migrations/.',
+              allowTypeImports: true,
+            },
+          ],
+        },
       ],
     },
   },
@@ -28,8 +40,16 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['**/repositories/**/*.ts', '**/entities/**/*.ts', '**/migrations/**/*.ts', '**/persistence/**/*.ts', 'test/**/*.ts', '**/test/**/*.ts', 'scripts/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    files: [
+      '**/repositories/**/*.ts',
+      '**/entities/**/*.ts',
+      '**/migrations/**/*.ts',
+      '**/persistence/**/*.ts',
+      'test/**/*.ts',
+      '**/test/**/*.ts',
+      'scripts/**/*.ts',
+    ],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', '**/test/**/*.ts'],

@@ -3,7 +3,9 @@
 const shared = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: '.',
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
+  },
   moduleNameMapper: {
     '^@app/(contracts|platform|messaging|vim25)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
@@ -21,7 +23,10 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{apps,libs}/**/test/**/*.int-spec.ts', '<rootDir>/test/integration/**/*.int-spec.ts'],
+      testMatch: [
+        '<rootDir>/{apps,libs}/**/test/**/*.int-spec.ts',
+        '<rootDir>/test/integration/**/*.int-spec.ts',
+      ],
     },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],

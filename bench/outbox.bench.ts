@@ -26,20 +26,45 @@ function percentile(sorted: number[], p: number): number {
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (v: number) => Math.round(v * 1000) / 1000;
-  return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1]) };
+  return {
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1]),
+  };
 }
 
 async function main(): Promise<void> {
   const db = await createTestDatabase('bench');
   const nats = await createTestNats('bench');
-  const dataSource = createServiceDataSource({ url: db.url, schema: 'vsphere', entities: [], migrations: [], applicationName: 'bench' });
+  const dataSource = createServiceDataSource({
+    url: db.url,
+    schema: 'vsphere',
+    entities: [],
+    migrations: [],
+    applicationName: 'bench',
+  });
   await dataSource.initialize();
   const js = jetstream(nats.nc);
   await ensureStream(nats.jsm, { ...nats.topology.streams.vsphere, maxAgeMs: 3_600_000 });
-  const durable = { stream: nats.topology.streams.vsphere.name, durable: 'bench', filter: `${nats.topology.namespace}.vsphere.order.>` };
-  await ensureDurableConsumer(nats.jsm, durable, { ackWaitMs: 30_000, maxDeliver: 5, backoffMs: [1_000], concurrency: 256 });
+  const durable = {
+    stream: nats.topology.streams.vsphere.name,
+    durable: 'bench',
+    filter: `${nats.topology.namespace}.vsphere.order.>`,
+  };
+  await ensureDurableConsumer(nats.jsm, durable, {
+    ackWaitMs: 30_000,
+    maxDeliver: 5,
+    backoffMs: [1_000],
+    concurrency: 256,
+  });
   const outbox = new OutboxRepository('vsphere');
-  const relay = new OutboxRelay({ dataSource, outbox, js, logger: createLogger('bench', 'warn'), sweepMs: 60_000 });
+  const relay = new OutboxRelay({
+    dataSource,
+    outbox,
+    js,
+    logger: createLogger('bench', 'warn'),
+    sweepMs: 60_000,
+  });
   relay.start();
 
   const committedAt = new Map<string, bigint>();
@@ -58,11 +83,17 @@ async function main(): Promise<void> {
   })();
 
   const subject = nats.topology.subjects.orderErred;
-  const data = { orderUuid: '0b6f4c0e-3c8e-4f55-b7f4-1f7a0f9a4b21', resourceUuid: '7d8f2a51-6a3e-4d1c-9e0b-2c5d4e6f7a89', errorMessage: 'x'.repeat(200) };
+  const data = {
+    orderUuid: '0b6f4c0e-3c8e-4f55-b7f4-1f7a0f9a4b21',
+    resourceUuid: '7d8f2a51-6a3e-4d1c-9e0b-2c5d4e6f7a89',
+    errorMessage: 'x'.repeat(200),
+  };
   const commit: number[] = [];
   for (let i = 0; i < PACED + 50; i++) {
     const t0 = process.hrtime.bigint();
-    const envelope = await dataSource.transaction((manager) => outbox.append(manager, subject, OrderErredEvent, data, `o-${i}`));
+    const envelope = await dataSource.transaction((manager) =>
+      outbox.append(manager, subject, OrderErredEvent, data, `o-${i}`),
+    );
     const t1 = process.hrtime.bigint();
     if (i >= 50) {
       committedAt.set(envelope.id, t1);
@@ -77,7 +108,9 @@ async function main(): Promise<void> {
   const burstStart = process.hrtime.bigint();
   const writers = Array.from({ length: 8 }, async (_, w) => {
     for (let i = w; i < BURST; i += 8) {
-      await dataSource.transaction((manager) => outbox.append(manager, subject, OrderErredEvent, data, `b-${i}`));
+      await dataSource.transaction((manager) =>
+        outbox.append(manager, subject, OrderErredEvent, data, `b-${i}`),
+      );
       relay.wake();
     }
   });
@@ -100,7 +133,11 @@ async function main(): Promise<void> {
     burst_events: BURST,
     burst_writers: 8,
     burst_events_per_s: Math.round(BURST / burstSeconds),
-    floors: { pg_order_outbox_p50_ms: 1.2, publish_to_consumer_p50_ms: '0.3-0.85', pg_ceiling_tx_per_s: 3200 },
+    floors: {
+      pg_order_outbox_p50_ms: 1.2,
+      publish_to_consumer_p50_ms: '0.3-0.85',
+      pg_ceiling_tx_per_s: 3200,
+    },
   };
   console.log(JSON.stringify(figures));
 }

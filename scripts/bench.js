@@ -6,14 +6,19 @@ const fs = require('node:fs');
 const name = process.argv[2];
 const benchDir = path.join(__dirname, '..', 'bench');
 const available = fs.existsSync(benchDir)
-  ? fs.readdirSync(benchDir).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace(/\.bench\.ts$/, ''))
+  ? fs
+      .readdirSync(benchDir)
+      .filter((f) => f.endsWith('.bench.ts'))
+      .map((f) => f.replace(/\.bench\.ts$/, ''))
   : [];
 if (!name || !available.includes(name)) {
   console.error(`usage: npm run bench -- <name>; available: ${available.join(', ') || '(none)'}`);
   process.exit(2);
 }
 if (!process.version.startsWith('v24.')) {
-  console.error(`benchmarks run on Node 24 (node_modules/.bin/node), not ${process.version}: use npm run bench`);
+  console.error(
+    `benchmarks run on Node 24 (node_modules/.bin/node), not ${process.version}: use npm run bench`,
+  );
   process.exit(2);
 }
 require('./ts-register');

@@ -4,7 +4,8 @@ const { Client } = require('pg');
 async function main() {
   const target = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/vmmarket');
   const name = decodeURIComponent(target.pathname.slice(1));
-  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`DATABASE_URL names database "${name}": use letters, digits and _`);
+  if (!/^[A-Za-z0-9_]+$/.test(name))
+    throw new Error(`DATABASE_URL names database "${name}": use letters, digits and _`);
   const admin = new URL(target);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });

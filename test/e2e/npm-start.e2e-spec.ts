@@ -21,7 +21,10 @@ async function freePort(): Promise<number> {
 
 function processesInGroup(pgid: number): string[] {
   try {
-    return execFileSync('pgrep', ['-g', String(pgid), '-a'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    return execFileSync('pgrep', ['-g', String(pgid), '-a'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -73,15 +76,21 @@ describe('npm start', () => {
     if (!health) throw new Error(`the gateway never answered healthy:\n${output.slice(-3000)}`);
 
     expect(health.status).toBe('ok');
-    expect(Object.keys(health.services).sort()).toEqual(['order-service', 'sync-scheduler', 'vsphere-adapter']);
+    expect(Object.keys(health.services).sort()).toEqual([
+      'order-service',
+      'sync-scheduler',
+      'vsphere-adapter',
+    ]);
     const running = processesInGroup(pgid).join('\n');
     expect(running).toMatch(/\.cache\/vcsim\/bin\/vcsim/);
-    for (const app of ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway']) expect(running).toContain(`dist/apps/${app}/`);
+    for (const app of ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway'])
+      expect(running).toContain(`dist/apps/${app}/`);
 
     process.kill(-pgid, 'SIGINT');
     await exited;
     const deadlineStop = Date.now() + 15_000;
-    while (processesInGroup(pgid).length > 0 && Date.now() < deadlineStop) await new Promise((r) => setTimeout(r, 200));
+    while (processesInGroup(pgid).length > 0 && Date.now() < deadlineStop)
+      await new Promise((r) => setTimeout(r, 200));
     expect(processesInGroup(pgid)).toEqual([]);
     expect(output).toContain('[start] stopped');
   });

@@ -19,11 +19,19 @@ function compose(args: string[]): string {
     : works('docker-compose', ['version'])
       ? ['docker-compose', []]
       : [undefined, []];
-  if (!command) throw new Error('no Compose tool found: install the docker compose plugin, or `apt-get install docker-compose`');
+  if (!command)
+    throw new Error(
+      'no Compose tool found: install the docker compose plugin, or `apt-get install docker-compose`',
+    );
   try {
-    return execFileSync(command, [...prefix, ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(command, [...prefix, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
-    throw new Error(`${command} ${[...prefix, ...args].join(' ')} failed:\n${(error as { stderr?: string }).stderr ?? String(error)}`);
+    const stderr = (error as { stderr?: string }).stderr ?? String(error);
+    throw new Error(`${command} ${[...prefix, ...args].join(' ')} failed:\n${stderr}`, { cause: error });
   }
 }
 

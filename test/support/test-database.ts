@@ -85,6 +85,7 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
   return {
     name,
     url: urlFor(name),
-    drop: () => withAdmin(async (admin) => void (await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
+    drop: () =>
+      withAdmin(async (admin) => void (await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
   };
 }

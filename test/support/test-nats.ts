@@ -21,7 +21,8 @@ export async function createTestNats(label: string): Promise<TestNats> {
     jsm,
     topology: names,
     close: async () => {
-      for (const stream of Object.values(names.streams)) await jsm.streams.delete(stream.name).catch(() => false);
+      for (const stream of Object.values(names.streams))
+        await jsm.streams.delete(stream.name).catch(() => false);
       await nc.close();
     },
   };

@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 import { CONFIG } from './config/config.token';
 import type { OrderServiceConfig } from './config/order-service.config';
 import { HealthController } from './controllers/health.controller';
 import { OrderOutcomesConsumer } from './controllers/order-outcomes.consumer';
 import { OrdersController } from './controllers/orders.controller';
+import { dataSourceProvider } from './repositories/data-source.provider';
 import { OfferingRepository } from './repositories/offering.repository';
 import { OrderRepository } from './repositories/order.repository';
 import { OfferingService } from './services/offering.service';
@@ -21,7 +21,7 @@ export class AppModule {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: SERVICE_RUNTIME, useValue: runtime },
-        { provide: DataSource, useValue: runtime.dataSource },
+        dataSourceProvider(runtime),
         OfferingRepository,
         OrderRepository,
         OfferingService,

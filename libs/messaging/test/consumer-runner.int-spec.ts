@@ -44,7 +44,13 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
     const spec = { stream: fx.nats.topology.streams.vsphere.name, durable, filter: subject };
     await ensureDurableConsumer(fx.nats.jsm, spec, POLICY);
     const captured = captureLogger('consumer-test');
-    runner = new ConsumerRunner({ js: fx.js, durable: spec, policy: POLICY, logger: captured.logger, routes: [route(OrderErredEvent, handler)] });
+    runner = new ConsumerRunner({
+      js: fx.js,
+      durable: spec,
+      policy: POLICY,
+      logger: captured.logger,
+      routes: [route(OrderErredEvent, handler)],
+    });
     await runner.start();
     const info = () => fx.nats.jsm.consumers.info(spec.stream, durable);
     return { subject, logs: captured.lines, info };
@@ -52,9 +58,9 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
 
   it('delivers the same event published twice with the same id once', async () => {
     const seen: string[] = [];
-    const { subject, info } = await startRunner(async (envelope) => {
+    const { subject, info } = await startRunner((envelope) => {
       seen.push(envelope.id);
-      return DONE;
+      return Promise.resolve(DONE);
     });
     const envelope = buildEnvelope(OrderErredEvent, erred(), 'order-dup');
     const first = await publishEvent(fx.js, subject, envelope);
@@ -69,13 +75,19 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
 
   it('terminates malformed messages with a logged reason, never redelivers them, and keeps consuming', async () => {
     const seen: string[] = [];
-    const { subject, logs, info } = await startRunner(async (envelope) => {
+    const { subject, logs, info } = await startRunner((envelope) => {
       seen.push(envelope.id);
-      return DONE;
+      return Promise.resolve(DONE);
     });
     await fx.js.publish(subject, 'this is not JSON');
-    await fx.js.publish(subject, JSON.stringify({ ...buildEnvelope(OrderErredEvent, erred(), 'o'), data: { orderUuid: 'nope' } }));
-    await fx.js.publish(subject, JSON.stringify({ ...buildEnvelope(OrderErredEvent, erred(), 'o'), type: 'Unknown' }));
+    await fx.js.publish(
+      subject,
+      JSON.stringify({ ...buildEnvelope(OrderErredEvent, erred(), 'o'), data: { orderUuid: 'nope' } }),
+    );
+    await fx.js.publish(
+      subject,
+      JSON.stringify({ ...buildEnvelope(OrderErredEvent, erred(), 'o'), type: 'Unknown' }),
+    );
     const valid = buildEnvelope(OrderErredEvent, erred(), 'order-valid');
     await publishEvent(fx.js, subject, valid);
 
@@ -87,7 +99,9 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
     expect(state.num_ack_pending).toBe(0);
     expect(state.num_redelivered).toBe(0);
     expect(state.num_pending).toBe(0);
-    const reasons = logs.filter((line) => line.msg === 'terminated a malformed message').map((line) => line.reason);
+    const reasons = logs
+      .filter((line) => line.msg === 'terminated a malformed message')
+      .map((line) => line.reason);
     expect(reasons).toEqual([
       'body is not JSON',
       expect.stringMatching(/^OrderErred data invalid: orderUuid: /),
@@ -102,8 +116,9 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
     const { subject, info } = await startRunner(async (envelope) => {
       attempts += 1;
       if (attempts === 1) throw new Error('database briefly away');
-      await inbox.runOnce(envelope, async () => {
+      await inbox.runOnce(envelope, () => {
         effects += 1;
+        return Promise.resolve();
       });
       return DONE;
     });
@@ -114,7 +129,10 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
     await fx.js.publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
     await waitFor(async () => attempts === 3 && (await info()).num_ack_pending === 0);
     expect(effects).toBe(1);
-    const rows: unknown[] = await fx.dataSource.query('SELECT 1 FROM "vsphere"."inbox" WHERE "event_id" = $1', [envelope.id]);
+    const rows: unknown[] = await fx.dataSource.query(
+      'SELECT 1 FROM "vsphere"."inbox" WHERE "event_id" = $1',
+      [envelope.id],
+    );
     expect(rows).toHaveLength(1);
   });
 });

@@ -45,7 +45,12 @@ export async function openMessagingFixture(label: string): Promise<MessagingFixt
 }
 
 export function erred(overrides: Partial<OrderErred> = {}): OrderErred {
-  return { orderUuid: randomUUID(), resourceUuid: randomUUID(), errorMessage: 'vCenter said no', ...overrides };
+  return {
+    orderUuid: randomUUID(),
+    resourceUuid: randomUUID(),
+    errorMessage: 'vCenter said no',
+    ...overrides,
+  };
 }
 
 export { OrderErredEvent };

@@ -62,14 +62,18 @@ describe('outbox relay (Postgres + JetStream)', () => {
       last_by_subj: subject,
     });
     expect(stored?.header?.get('Nats-Msg-Id')).toBe(committed.id);
-    expect(stored?.json<{ id: string; correlationId: string }>()).toMatchObject({ id: committed.id, correlationId: 'order-1' });
+    expect(stored?.json<{ id: string; correlationId: string }>()).toMatchObject({
+      id: committed.id,
+      correlationId: 'order-1',
+    });
   });
 
   it('publishes what a crash left unsent when it starts, each event once', async () => {
     const subject = fx.nats.topology.subjects.orderErred;
     const before = await streamMessages();
     await fx.dataSource.transaction(async (manager) => {
-      for (let i = 0; i < 5; i++) await fx.outbox.append(manager, subject, OrderErredEvent, erred(), `left-${i}`);
+      for (let i = 0; i < 5; i++)
+        await fx.outbox.append(manager, subject, OrderErredEvent, erred(), `left-${i}`);
     });
     relay(100).start();
     await waitFor(async () => (await fx.outbox.countPending(fx.dataSource)) === 0);
@@ -80,7 +84,8 @@ describe('outbox relay (Postgres + JetStream)', () => {
     const subject = fx.nats.topology.subjects.orderErred;
     const before = await streamMessages();
     await fx.dataSource.transaction(async (manager) => {
-      for (let i = 0; i < 300; i++) await fx.outbox.append(manager, subject, OrderErredEvent, erred(), `pair-${i}`);
+      for (let i = 0; i < 300; i++)
+        await fx.outbox.append(manager, subject, OrderErredEvent, erred(), `pair-${i}`);
     });
     const first = relay();
     const second = relay();

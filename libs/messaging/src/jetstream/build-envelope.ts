@@ -4,5 +4,11 @@ import type { Envelope, EventContract } from '@app/contracts';
 /** Builds an envelope, validating the payload first: a publisher never sends what its consumers would reject. */
 export function buildEnvelope<T>(contract: EventContract<T>, data: T, correlationId: string): Envelope<T> {
   const parsed = contract.schema.parse(data);
-  return { id: randomUUID(), type: contract.type, occurredAt: new Date().toISOString(), correlationId, data: parsed };
+  return {
+    id: randomUUID(),
+    type: contract.type,
+    occurredAt: new Date().toISOString(),
+    correlationId,
+    data: parsed,
+  };
 }

@@ -26,7 +26,11 @@ export function retryDelay(policy: ConsumerPolicy, deliveryCount: number): numbe
 }
 
 /** What an exception thrown by a handler means: try again later, unless the deliveries are spent. */
-export function outcomeOfFailure(policy: ConsumerPolicy, deliveryCount: number, error: unknown): HandlerOutcome {
+export function outcomeOfFailure(
+  policy: ConsumerPolicy,
+  deliveryCount: number,
+  error: unknown,
+): HandlerOutcome {
   const reason = error instanceof Error ? error.message : String(error);
   if (deliveryCount >= policy.maxDeliver) {
     return { outcome: 'poison', reason: `gave up after ${deliveryCount} deliveries: ${reason}` };

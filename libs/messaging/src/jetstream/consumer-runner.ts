@@ -103,7 +103,10 @@ export class ConsumerRunner {
     const { policy, logger } = this.options;
     const heartbeat = setInterval(() => message.working(), Math.max(policy.ackWaitMs / 3, 200));
     try {
-      return await handler(envelope, { deliveryCount: message.info.deliveryCount, working: () => message.working() });
+      return await handler(envelope, {
+        deliveryCount: message.info.deliveryCount,
+        working: () => message.working(),
+      });
     } catch (error) {
       logger.error({ err: error, eventId: envelope.id }, `${envelope.type} handler failed`);
       return outcomeOfFailure(policy, message.info.deliveryCount, error);

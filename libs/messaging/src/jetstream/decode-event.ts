@@ -1,7 +1,8 @@
 import { envelopeSchema, type Envelope, type EventContract } from '@app/contracts';
 import type { z } from 'zod';
 
-export type Decoded<T> = { ok: true; envelope: Envelope<T>; contract: EventContract<T> } | { ok: false; reason: string };
+export type Decoded<T> =
+  { ok: true; envelope: Envelope<T>; contract: EventContract<T> } | { ok: false; reason: string };
 
 function describe(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
@@ -11,7 +12,10 @@ function describe(error: z.ZodError): string {
  * Parses and validates a message body against the envelope and the payload schema of the contract
  * its `type` names; a type outside `contracts` is refused.
  */
-export function decodeEvent<T>(body: Uint8Array | string, contracts: readonly EventContract<T>[]): Decoded<T> {
+export function decodeEvent<T>(
+  body: Uint8Array | string,
+  contracts: readonly EventContract<T>[],
+): Decoded<T> {
   let raw: unknown;
   try {
     raw = JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));

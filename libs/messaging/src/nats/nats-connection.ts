@@ -15,5 +15,10 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
 }
 
 export function isNatsUp(connection: NatsConnection | undefined): boolean {
-  return connection !== undefined && !connection.isClosed() && !connection.isDraining() && connection.info !== undefined;
+  return (
+    connection !== undefined &&
+    !connection.isClosed() &&
+    !connection.isDraining() &&
+    connection.info !== undefined
+  );
 }

@@ -70,7 +70,9 @@ export class OutboxRelay {
     return dataSource.transaction(async (manager) => {
       const pending = await outbox.lockPending(manager, batchSize);
       // Sent together and acknowledged in order: one connection keeps the stream order of the outbox.
-      const results = await Promise.allSettled(pending.map((event) => publishEvent(js, event.subject, event.envelope)));
+      const results = await Promise.allSettled(
+        pending.map((event) => publishEvent(js, event.subject, event.envelope)),
+      );
       const sent: string[] = [];
       let complete = true;
       for (const [index, result] of results.entries()) {
@@ -80,7 +82,10 @@ export class OutboxRelay {
         } else {
           complete = false;
           const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
-          logger.warn({ eventId: event.id, subject: event.subject, reason }, 'outbox event not published yet');
+          logger.warn(
+            { eventId: event.id, subject: event.subject, reason },
+            'outbox event not published yet',
+          );
           await outbox.markFailed(manager, event.id, reason);
         }
       }

@@ -13,7 +13,10 @@ export class InboxRepository {
     private readonly schema: string,
   ) {}
 
-  async runOnce<R>(envelope: Envelope, effect: (manager: EntityManager) => Promise<R>): Promise<InboxResult<R>> {
+  async runOnce<R>(
+    envelope: Envelope,
+    effect: (manager: EntityManager) => Promise<R>,
+  ): Promise<InboxResult<R>> {
     return this.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         `INSERT INTO "${this.schema}"."inbox" ("event_id", "type") VALUES ($1, $2)

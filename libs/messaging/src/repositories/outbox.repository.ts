@@ -44,9 +44,10 @@ export class OutboxRepository {
 
   async markPublished(manager: EntityManager, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await manager.query(`UPDATE "${this.schema}"."outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, [
-      ids,
-    ]);
+    await manager.query(
+      `UPDATE "${this.schema}"."outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`,
+      [ids],
+    );
   }
 
   async markFailed(manager: EntityManager, id: string, error: string): Promise<void> {

@@ -17,7 +17,8 @@ export function parseRequest<S extends z.ZodType>(schema: S, payload: unknown): 
       continue;
     }
     const name = issue.path.length > 0 ? issue.path.join('.') : 'non_field_errors';
-    const message = issue.code === 'invalid_type' && issue.input === undefined ? 'This field is required.' : issue.message;
+    const message =
+      issue.code === 'invalid_type' && issue.input === undefined ? 'This field is required.' : issue.message;
     (fields[name] ??= []).push(message);
   }
   return { ok: false, reply: { status: 'error', code: 400, fields } };

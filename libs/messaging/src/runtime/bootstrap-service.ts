@@ -4,7 +4,11 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import type { Topology } from '@app/contracts';
 import { ConfigError } from '@app/platform/config/load-config';
 import { createLogger, NestJsonLogger, type Logger } from '@app/platform/logging/json-logger';
-import { createServiceDataSource, migrate, type ServiceDataSourceOptions } from '@app/platform/persistence/data-source';
+import {
+  createServiceDataSource,
+  migrate,
+  type ServiceDataSourceOptions,
+} from '@app/platform/persistence/data-source';
 import type { StreamSpec } from '../jetstream/ensure-topology';
 import { ServiceRuntime } from './service-runtime';
 
@@ -37,7 +41,10 @@ function readConfig<C extends ServiceConfig>(definition: ServiceDefinition<C>): 
   } catch (error) {
     // Before the config is known, the log level is not: report at the default one and stop.
     const logger = createLogger(definition.app, 'info');
-    logger.fatal({ problems: error instanceof ConfigError ? error.problems : undefined }, String(error instanceof Error ? error.message : error));
+    logger.fatal(
+      { problems: error instanceof ConfigError ? error.problems : undefined },
+      String(error instanceof Error ? error.message : error),
+    );
     process.exit(1);
   }
 }
@@ -53,7 +60,9 @@ function dataSourceFor<C extends ServiceConfig>(definition: ServiceDefinition<C>
 }
 
 /** `npm run migrate`: applies the service's pending migrations and exits. */
-export async function migrateService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<void> {
+export async function migrateService<C extends ServiceConfig>(
+  definition: ServiceDefinition<C>,
+): Promise<void> {
   const config = readConfig(definition);
   const logger = createLogger(definition.app, config.LOG_LEVEL);
   const dataSource = dataSourceFor(definition, config);
@@ -70,7 +79,9 @@ export async function migrateService<C extends ServiceConfig>(definition: Servic
  * Starts a service: validated config, migrations, its messaging runtime, then the Nest app that
  * answers requests over core NATS. Any start-up failure is logged as one JSON line and exits 1.
  */
-export async function bootstrapService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<void> {
+export async function bootstrapService<C extends ServiceConfig>(
+  definition: ServiceDefinition<C>,
+): Promise<void> {
   const config = readConfig(definition);
   const logger: Logger = createLogger(definition.app, config.LOG_LEVEL);
   try {
@@ -89,11 +100,14 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
       ownedStreams: (topology) => definition.ownedStreams(topology, config),
       consumedStreams: (topology) => definition.consumedStreams(topology, config),
     });
-    const app = await NestFactory.createMicroservice<MicroserviceOptions>(definition.module(config, runtime), {
-      transport: Transport.NATS,
-      options: { servers: [config.NATS_URL], queue: definition.app, name: `${definition.app}-requests` },
-      logger: new NestJsonLogger(logger),
-    });
+    const app = await NestFactory.createMicroservice<MicroserviceOptions>(
+      definition.module(config, runtime),
+      {
+        transport: Transport.NATS,
+        options: { servers: [config.NATS_URL], queue: definition.app, name: `${definition.app}-requests` },
+        logger: new NestJsonLogger(logger),
+      },
+    );
     app.enableShutdownHooks();
     await app.listen();
     logger.info({ namespace: config.NATS_NAMESPACE }, `${definition.app} started`);

@@ -60,7 +60,18 @@ export class ServiceRuntime {
       logger: options.logger,
       sweepMs: options.outboxSweepMs,
     });
-    return new ServiceRuntime(options.app, options.logger, options.dataSource, nats, js, jsm, topology, outbox, inbox, relay);
+    return new ServiceRuntime(
+      options.app,
+      options.logger,
+      options.dataSource,
+      nats,
+      js,
+      jsm,
+      topology,
+      outbox,
+      inbox,
+      relay,
+    );
   }
 
   async health(): Promise<HealthReport> {

@@ -27,7 +27,12 @@ describe('loadConfig', () => {
   it('names every malformed variable, its value and the rule', () => {
     let thrown: unknown;
     try {
-      loadConfig(schema, { DATABASE_URL: 'mysql://x', GATEWAY_PORT: '80a', NATS_NAMESPACE: 'Bad_NS', OUTBOX_SWEEP_MS: '-5' });
+      loadConfig(schema, {
+        DATABASE_URL: 'mysql://x',
+        GATEWAY_PORT: '80a',
+        NATS_NAMESPACE: 'Bad_NS',
+        OUTBOX_SWEEP_MS: '-5',
+      });
     } catch (error) {
       thrown = error;
     }

@@ -16,7 +16,9 @@ export function loadConfig<S extends z.ZodObject>(
   schema: S,
   env: Record<string, string | undefined>,
 ): z.infer<S> {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const result = schema.safeParse(present);
   if (result.success) return result.data;
   throw new ConfigError(

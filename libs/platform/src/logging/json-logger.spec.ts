@@ -16,7 +16,9 @@ describe('JSON logger', () => {
   it('writes one JSON line with the app name, the level label and the message', () => {
     const { lines, logger } = capture();
     logger.info({ subject: 'x' }, 'hello');
-    expect(lines).toEqual([expect.objectContaining({ app: 'order-service', level: 'info', msg: 'hello', subject: 'x' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ app: 'order-service', level: 'info', msg: 'hello', subject: 'x' }),
+    ]);
     expect(lines[0]).not.toHaveProperty('orderUuid');
   });
 
@@ -33,6 +35,10 @@ describe('JSON logger', () => {
   it('routes Nest log calls with their context into the same lines', () => {
     const { lines, logger } = capture();
     new NestJsonLogger(logger).log('Nest application successfully started', 'NestApplication');
-    expect(lines[0]).toMatchObject({ msg: 'Nest application successfully started', context: 'NestApplication', app: 'order-service' });
+    expect(lines[0]).toMatchObject({
+      msg: 'Nest application successfully started',
+      context: 'NestApplication',
+      app: 'order-service',
+    });
   });
 });
