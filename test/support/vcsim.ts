@@ -15,6 +15,9 @@ export interface VcsimInstance {
   readonly sdkUrl: string;
   /** PEM of the CA that signed vcsim's certificate (verification stays on). */
   readonly caPem: string;
+  /** Server certificate and key (PEM files, signed by `caPem`'s CA; deleted by `stop()`), e.g. for the vcsim front. */
+  readonly certPath: string;
+  readonly keyPath: string;
   readonly pid: number;
   /** The user/password vcsim enforces, or defaults any non-empty pair passes. */
   readonly username: string;
@@ -112,6 +115,8 @@ export async function startVcsim(options: StartVcsimOptions = {}): Promise<Vcsim
       url,
       sdkUrl,
       caPem: tls.caPem,
+      certPath: tls.certPath,
+      keyPath: tls.keyPath,
       pid: child.pid ?? 0,
       username: options.username ?? 'user',
       password: options.password ?? 'pass',

@@ -11,3 +11,4 @@ export * from './session';
 export * from './inventory';
 export * from './vm';
 export * from './client';
+export * from './rest';

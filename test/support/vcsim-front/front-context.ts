@@ -1,0 +1,64 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { VimConnection } from '@app/vim25';
+import { ApiError, unauthenticated } from './api-errors';
+import { SESSION_HEADER, VCSIM_REST, type VcsimRest } from './vcsim-rest';
+
+/** What every `/api` handler gets: vcsim's `/rest`, a SOAP connection to vcsim, the session ledger. */
+export interface FrontContext {
+  readonly rest: VcsimRest;
+  /** The front's own SOAP session to vcsim (for the gaps it fills). */
+  soap(): Promise<VimConnection>;
+  /** Checks a user and password the way vCenter does (a SOAP Login to vcsim, logged out at once). */
+  checkCredentials(username: string, password: string): Promise<boolean>;
+  /** Session ids handed out by `POST /api/session` and not deleted. */
+  readonly sessions: Set<string>;
+  readonly counters: { sessionsCreated: number };
+}
+
+/** One `/api` request as the handlers see it. */
+export interface ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** An `/api` answer: status and JSON body (undefined: no body). */
+export interface ApiAnswer {
+  readonly status: number;
+  readonly body?: unknown;
+}
+
+/** The session id the client sent (`vmware-api-session-id`), or undefined. */
+export function sessionOf(req: ApiRequest): string | undefined {
+  const v = req.headers[SESSION_HEADER];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * The session id, checked with vcsim before the front does SOAP work for it (vcsim's own `/rest`
+ * check only runs when the call reaches it). No or unknown id: UNAUTHENTICATED.
+ */
+export async function requireSession(ctx: FrontContext, req: ApiRequest): Promise<string> {
+  const session = sessionOf(req);
+  if (session === undefined) throw unauthenticated();
+  const reply = await ctx.rest.send('GET', VCSIM_REST.session, { session });
+  if (reply.status !== 200) throw unauthenticated();
+  return session;
+}
+
+/** The request body as a JSON object; anything else is INVALID_ARGUMENT as on vCenter. */
+export function jsonBody(req: ApiRequest): Record<string, unknown> {
+  try {
+    const v = JSON.parse(req.body) as unknown;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // falls through
+  }
+  throw new ApiError(
+    'INVALID_ARGUMENT',
+    'The request body is not a JSON object.',
+    'com.vmware.vapi.rest.httpRequestBodyInvalid',
+  );
+}

@@ -1,0 +1,3 @@
+// The vcsim front: vCenter 8's `/api` in front of vcsim's `/rest`, `/sdk` forwarded. See README.md.
+export { startVcsimFront, startVcsimWithFront } from './start-front';
+export type { StartVcsimFrontOptions, VcsimFront, VcsimWithFront } from './start-front';

@@ -1,0 +1,48 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, request } from 'node:https';
+import { pipeline } from 'node:stream/promises';
+
+/** Forwards requests byte for byte (streamed both ways, headers kept, cookies included) to vcsim. */
+export class SdkProxy {
+  private readonly agent: Agent;
+  private readonly target: URL;
+
+  constructor(vcsimUrl: string, caPem: string) {
+    this.target = new URL(vcsimUrl);
+    this.agent = new Agent({ keepAlive: true, ca: caPem, maxSockets: 64 });
+  }
+
+  /** Streams `req` to vcsim and vcsim's answer back; a failure before the answer is a 502. */
+  async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const upstream = request({
+      agent: this.agent,
+      host: this.target.hostname,
+      port: this.target.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, host: this.target.host },
+    });
+    const answered = new Promise<IncomingMessage>((resolve, reject) => {
+      upstream.once('response', resolve);
+      upstream.once('error', reject);
+    });
+    // Awaited below; an early socket error must not become an unhandled rejection meanwhile.
+    answered.catch(() => undefined);
+    try {
+      await pipeline(req, upstream);
+      const reply = await answered;
+      res.writeHead(reply.statusCode ?? 502, reply.rawHeaders);
+      await pipeline(reply, res);
+    } catch (err) {
+      if (!res.headersSent) {
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(`vcsim front: ${String(err)}`);
+      } else {
+        res.destroy();
+      }
+    }
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,144 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { connectVim, VimSession, VimSessionRegistry, type VimConnection } from '@app/vim25';
+import { startVcsim, type StartVcsimOptions, type VcsimInstance } from '../vcsim';
+import { serveApi } from './api-router';
+import type { FrontContext } from './front-context';
+import { SdkProxy } from './sdk-proxy';
+import { VCSIM_REST, VcsimRest } from './vcsim-rest';
+
+/** A running vcsim front: vCenter 8's `/api` and vcsim's `/sdk` on one TLS address. */
+export interface VcsimFront {
+  /** `https://127.0.0.1:PORT`: give this to the clients (SOAP and REST). */
+  readonly url: string;
+  /** PEM of the CA that signed the front's certificate (the harness CA; verification stays on). */
+  readonly caPem: string;
+  /** REST sessions created through `POST /api/session` so far. */
+  readonly restSessionsCreated: number;
+  /** Ends every REST session handed out, at vcsim (a server-side expiry); returns how many. */
+  expireRestSessions(): Promise<number>;
+  /** Closes the server and the front's connections (not vcsim). */
+  stop(): Promise<void>;
+}
+
+export interface StartVcsimFrontOptions {
+  readonly vcsim: VcsimInstance;
+}
+
+/**
+ * Starts the front on 127.0.0.1 (free port) with vcsim's certificate: `/sdk` is forwarded to
+ * vcsim as is, `/api` is served as vCenter 8 does (see README.md), everything else is 404.
+ */
+export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<VcsimFront> {
+  const { vcsim } = options;
+  const [cert, key] = await Promise.all([readFile(vcsim.certPath, 'utf8'), readFile(vcsim.keyPath, 'utf8')]);
+  const rest = new VcsimRest(vcsim.url, vcsim.caPem);
+  const proxy = new SdkProxy(vcsim.url, vcsim.caPem);
+  const registry = new VimSessionRegistry();
+  const soapOptions = {
+    url: vcsim.url,
+    caPem: vcsim.caPem,
+    username: vcsim.username,
+    password: vcsim.password,
+  };
+  let soap: Promise<VimConnection> | undefined;
+  const ctx: FrontContext = {
+    rest,
+    soap: () => {
+      soap ??= connectVim(soapOptions, {}, registry).catch((err: unknown) => {
+        soap = undefined;
+        throw err;
+      });
+      return soap;
+    },
+    checkCredentials: async (username, password) => {
+      const check = new VimSession({ ...soapOptions, username, password, keepAliveMs: 0 });
+      try {
+        await check.ensureLoggedIn({ timeoutMs: 30_000 });
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await check.close();
+      }
+    },
+    sessions: new Set<string>(),
+    counters: { sessionsCreated: 0 },
+  };
+
+  const under = (path: string, prefix: string): boolean =>
+    path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
+  const server: Server = createServer({ cert, key }, (req, res) => {
+    const path = req.url ?? '/';
+    if (under(path, '/api')) void serveApi(ctx, req, res);
+    else if (under(path, '/sdk')) void proxy.forward(req, res);
+    // Not forwarded: vcsim's `/rest` (the client must use `/api` only), `/about`, `/folder`...
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `https://127.0.0.1:${port}`,
+    caPem: vcsim.caPem,
+    get restSessionsCreated() {
+      return ctx.counters.sessionsCreated;
+    },
+    expireRestSessions: async () => {
+      const ids = [...ctx.sessions];
+      ctx.sessions.clear();
+      await Promise.all(ids.map((id) => rest.send('DELETE', VCSIM_REST.session, { session: id })));
+      return ids.length;
+    },
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      proxy.close();
+      await registry.closeAll();
+      await rest.close();
+    },
+  };
+}
+
+/** vcsim and its front, started together and stopped together (front first). */
+export interface VcsimWithFront {
+  readonly vcsim: VcsimInstance;
+  readonly front: VcsimFront;
+  /** The front's address: what the clients use. */
+  readonly url: string;
+  readonly caPem: string;
+  readonly username: string;
+  readonly password: string;
+  stop(): Promise<void>;
+}
+
+/** Starts vcsim (with `opts`) and a front before it. */
+export async function startVcsimWithFront(opts: StartVcsimOptions = {}): Promise<VcsimWithFront> {
+  const vcsim = await startVcsim(opts);
+  let front: VcsimFront;
+  try {
+    front = await startVcsimFront({ vcsim });
+  } catch (err) {
+    await vcsim.stop();
+    throw err;
+  }
+  return {
+    vcsim,
+    front,
+    url: front.url,
+    caPem: front.caPem,
+    username: vcsim.username,
+    password: vcsim.password,
+    stop: async () => {
+      try {
+        await front.stop();
+      } finally {
+        await vcsim.stop();
+      }
+    },
+  };
+}
