@@ -1,6 +1,13 @@
 import { jetstream } from '@nats-io/jetstream';
 import { Client } from 'pg';
-import { OrderDoneEvent, ORDER_PATTERNS, VMWARE_OFFERING_TYPE, type OfferingView, type OrderView, type RequestReply } from '@app/contracts';
+import {
+  OrderDoneEvent,
+  ORDER_PATTERNS,
+  VMWARE_OFFERING_TYPE,
+  type OfferingView,
+  type OrderView,
+  type RequestReply,
+} from '@app/contracts';
 import { buildEnvelope, publishEvent } from '@app/messaging';
 import { AppProcess } from '../support/app-process';
 import { openRequestClient } from '../support/nats-requests';
@@ -53,7 +60,10 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     await Promise.all([orderService.start(), adapter.start()]);
     client = await openRequestClient();
     offering = unwrap(
-      await client.request<RequestReply<OfferingView>>(ORDER_PATTERNS.createOffering, { name: 'vCenter A', type: VMWARE_OFFERING_TYPE }),
+      await client.request<RequestReply<OfferingView>>(ORDER_PATTERNS.createOffering, {
+        name: 'vCenter A',
+        type: VMWARE_OFFERING_TYPE,
+      }),
     );
   });
 
@@ -84,7 +94,9 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
 
   async function answersFor(orderUuid: string) {
     const subjects = [nats.topology.subjects.orderDone, nats.topology.subjects.orderErred];
-    const all = await Promise.all(subjects.map((subject) => readEnvelopes(nats.jsm, nats.topology.streams.vsphere.name, subject)));
+    const all = await Promise.all(
+      subjects.map((subject) => readEnvelopes(nats.jsm, nats.topology.streams.vsphere.name, subject)),
+    );
     return all.flat().filter((envelope) => envelope.correlationId === orderUuid);
   }
 
@@ -156,20 +168,32 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     const order = await submitOrder();
     const done = buildEnvelope(
       OrderDoneEvent,
-      { orderUuid: order.uuid, resourceUuid: order.marketplace_resource_uuid, backendId: '421e4b8a-0c0f-4e39-9f1d-1d3b2c4a5f60' },
+      {
+        orderUuid: order.uuid,
+        resourceUuid: order.marketplace_resource_uuid,
+        backendId: '421e4b8a-0c0f-4e39-9f1d-1d3b2c4a5f60',
+      },
       order.uuid,
     );
     await publishEvent(jetstream(nats.nc), nats.topology.subjects.orderDone, done);
 
     const settled = await settledOrder(order.uuid);
-    expect(settled).toMatchObject({ state: 'done', resource_uuid: '421e4b8a-0c0f-4e39-9f1d-1d3b2c4a5f60', error_message: '' });
+    expect(settled).toMatchObject({
+      state: 'done',
+      resource_uuid: '421e4b8a-0c0f-4e39-9f1d-1d3b2c4a5f60',
+      error_message: '',
+    });
 
     // The adapter comes back and answers the same order with OrderErred: the order stays done.
     adapter = new AppProcess('vsphere-adapter', env());
     await adapter.start();
     await eventually(async () => ((await answersFor(order.uuid)).length === 2 ? true : undefined));
-    await orderService.waitForLog((line) => line.orderUuid === order.uuid && /ignored: order is done/.test(String(line.msg)));
-    const after = unwrap(await client.request<RequestReply<OrderView>>(ORDER_PATTERNS.getOrder, { uuid: order.uuid }));
+    await orderService.waitForLog(
+      (line) => line.orderUuid === order.uuid && /ignored: order is done/.test(String(line.msg)),
+    );
+    const after = unwrap(
+      await client.request<RequestReply<OrderView>>(ORDER_PATTERNS.getOrder, { uuid: order.uuid }),
+    );
     expect(after.state).toBe('done');
   });
 });

@@ -25,8 +25,13 @@ export class AppProcess {
 
   async start(readyMessage = `${this.app} started`, timeoutMs = 20_000): Promise<void> {
     const entry = join(ROOT, 'dist', 'apps', this.app, 'apps', this.app, 'src', 'main.js');
-    if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` before the e2e tests.`);
-    const child = spawn(NODE, [entry], { cwd: ROOT, env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (!existsSync(entry))
+      throw new Error(`${entry} is missing: run \`npm run build\` before the e2e tests.`);
+    const child = spawn(NODE, [entry], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     let buffer = '';

@@ -2,6 +2,9 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from './config/gateway.config';
 import { HealthController } from './controllers/health.controller';
+import { ApiHandler } from './rest/api-handler';
+import { CallerResolver } from './rest/caller-resolver';
+import { RestRouter } from './rest/rest-router';
 import { ServiceRequester } from './services/service-requester';
 
 @Module({})
@@ -24,6 +27,9 @@ export class AppModule {
           },
         },
         ServiceRequester,
+        CallerResolver,
+        ApiHandler,
+        RestRouter,
       ],
     };
   }

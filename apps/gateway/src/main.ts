@@ -10,12 +10,19 @@ async function bootstrap(): Promise<void> {
     config = loadGatewayConfig();
   } catch (error) {
     const problems = error instanceof ConfigError ? error.problems : undefined;
-    createLogger('gateway', 'info').fatal({ problems }, error instanceof Error ? error.message : String(error));
+    createLogger('gateway', 'info').fatal(
+      { problems },
+      error instanceof Error ? error.message : String(error),
+    );
     process.exit(1);
   }
   const logger = createLogger('gateway', config.LOG_LEVEL);
   try {
-    const app = await NestFactory.create(AppModule.register(config), { logger: new NestJsonLogger(logger) });
+    const app = await NestFactory.create(AppModule.register(config), {
+      logger: new NestJsonLogger(logger),
+      // The REST layer reads bodies itself, so a malformed one is a clean 400 rather than Express's HTML error.
+      bodyParser: false,
+    });
     app.enableShutdownHooks();
     await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
     logger.info({ url: await app.getUrl() }, 'gateway listening');

@@ -2,22 +2,45 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 import { CONFIG } from './config/config.token';
 import type { OrderServiceConfig } from './config/order-service.config';
+import { AuthController } from './controllers/auth.controller';
+import { CustomersController } from './controllers/customers.controller';
 import { HealthController } from './controllers/health.controller';
 import { OrderOutcomesConsumer } from './controllers/order-outcomes.consumer';
 import { OrdersController } from './controllers/orders.controller';
+import { ProjectsController } from './controllers/projects.controller';
+import { UsersController } from './controllers/users.controller';
+import { ApiTokenRepository } from './repositories/api-token.repository';
+import { CustomerRepository } from './repositories/customer.repository';
 import { dataSourceProvider } from './repositories/data-source.provider';
 import { OfferingRepository } from './repositories/offering.repository';
 import { OrderRepository } from './repositories/order.repository';
+import { ProjectRepository } from './repositories/project.repository';
+import { RoleGrantRepository } from './repositories/role-grant.repository';
+import { UserRepository } from './repositories/user.repository';
+import { AuthService } from './services/auth.service';
+import { CustomerService } from './services/customer.service';
 import { OfferingService } from './services/offering.service';
 import { OrderOutcomeService } from './services/order-outcome.service';
 import { OrderSubmissionService } from './services/order-submission.service';
+import { PrincipalService } from './services/principal.service';
+import { ProjectService } from './services/project.service';
+import { RequestGuard } from './services/request-guard.service';
+import { RoleGrantService } from './services/role-grant.service';
+import { UserService } from './services/user.service';
 
 @Module({})
 export class AppModule {
   static register(config: OrderServiceConfig, runtime: ServiceRuntime): DynamicModule {
     return {
       module: AppModule,
-      controllers: [OrdersController, HealthController],
+      controllers: [
+        OrdersController,
+        HealthController,
+        AuthController,
+        CustomersController,
+        ProjectsController,
+        UsersController,
+      ],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: SERVICE_RUNTIME, useValue: runtime },
@@ -28,6 +51,19 @@ export class AppModule {
         OrderSubmissionService,
         OrderOutcomeService,
         OrderOutcomesConsumer,
+        // Identity and access: users, tokens, customers, projects, role grants.
+        UserRepository,
+        ApiTokenRepository,
+        CustomerRepository,
+        ProjectRepository,
+        RoleGrantRepository,
+        PrincipalService,
+        RequestGuard,
+        AuthService,
+        CustomerService,
+        ProjectService,
+        UserService,
+        RoleGrantService,
       ],
     };
   }

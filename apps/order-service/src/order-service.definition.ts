@@ -1,18 +1,40 @@
 import type { ServiceDefinition } from '@app/messaging';
 import { AppModule } from './app.module';
-import { loadOrderServiceConfig, MARKETPLACE_SCHEMA, type OrderServiceConfig } from './config/order-service.config';
+import {
+  loadOrderServiceConfig,
+  MARKETPLACE_SCHEMA,
+  type OrderServiceConfig,
+} from './config/order-service.config';
+import { ApiTokenEntity } from './entities/api-token.entity';
+import { CustomerPermissionEntity } from './entities/customer-permission.entity';
+import { CustomerEntity } from './entities/customer.entity';
 import { OfferingEntity } from './entities/offering.entity';
 import { OrderEntity } from './entities/order.entity';
+import { ProjectPermissionEntity } from './entities/project-permission.entity';
+import { ProjectEntity } from './entities/project.entity';
 import { ResourceEntity } from './entities/resource.entity';
+import { UserEntity } from './entities/user.entity';
 import { MARKETPLACE_MIGRATIONS } from './migrations';
 
 export const orderServiceDefinition: ServiceDefinition<OrderServiceConfig> = {
   app: 'order-service',
   schema: MARKETPLACE_SCHEMA,
   loadConfig: () => loadOrderServiceConfig(),
-  entities: [OfferingEntity, OrderEntity, ResourceEntity],
+  entities: [
+    OfferingEntity,
+    OrderEntity,
+    ResourceEntity,
+    UserEntity,
+    ApiTokenEntity,
+    CustomerEntity,
+    ProjectEntity,
+    CustomerPermissionEntity,
+    ProjectPermissionEntity,
+  ],
   migrations: MARKETPLACE_MIGRATIONS,
-  ownedStreams: (topology, config) => [{ ...topology.streams.marketplace, maxAgeMs: config.EVENT_HISTORY_MS }],
+  ownedStreams: (topology, config) => [
+    { ...topology.streams.marketplace, maxAgeMs: config.EVENT_HISTORY_MS },
+  ],
   consumedStreams: (topology, config) => [{ ...topology.streams.vsphere, maxAgeMs: config.EVENT_HISTORY_MS }],
   module: (config, runtime) => AppModule.register(config, runtime),
 };

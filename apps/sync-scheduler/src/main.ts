@@ -11,7 +11,10 @@ async function bootstrap(): Promise<void> {
     config = loadSyncSchedulerConfig();
   } catch (error) {
     const problems = error instanceof ConfigError ? error.problems : undefined;
-    createLogger('sync-scheduler', 'info').fatal({ problems }, error instanceof Error ? error.message : String(error));
+    createLogger('sync-scheduler', 'info').fatal(
+      { problems },
+      error instanceof Error ? error.message : String(error),
+    );
     process.exit(1);
   }
   const logger = createLogger('sync-scheduler', config.LOG_LEVEL);

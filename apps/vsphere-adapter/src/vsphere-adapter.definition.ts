@@ -1,6 +1,10 @@
 import type { ServiceDefinition } from '@app/messaging';
 import { AppModule } from './app.module';
-import { loadVsphereAdapterConfig, VSPHERE_SCHEMA, type VsphereAdapterConfig } from './config/vsphere-adapter.config';
+import {
+  loadVsphereAdapterConfig,
+  VSPHERE_SCHEMA,
+  type VsphereAdapterConfig,
+} from './config/vsphere-adapter.config';
 import { VSPHERE_MIGRATIONS } from './migrations';
 
 export const vsphereAdapterDefinition: ServiceDefinition<VsphereAdapterConfig> = {
@@ -10,6 +14,8 @@ export const vsphereAdapterDefinition: ServiceDefinition<VsphereAdapterConfig> =
   entities: [],
   migrations: VSPHERE_MIGRATIONS,
   ownedStreams: (topology, config) => [{ ...topology.streams.vsphere, maxAgeMs: config.EVENT_HISTORY_MS }],
-  consumedStreams: (topology, config) => [{ ...topology.streams.marketplace, maxAgeMs: config.EVENT_HISTORY_MS }],
+  consumedStreams: (topology, config) => [
+    { ...topology.streams.marketplace, maxAgeMs: config.EVENT_HISTORY_MS },
+  ],
   module: (config, runtime) => AppModule.register(config, runtime),
 };

@@ -4,11 +4,17 @@ describe('topology', () => {
   it('derives streams, subjects and durables from one namespace', () => {
     const names = topology('t1');
     expect(names.streams.marketplace).toEqual({ name: 'T1_MARKETPLACE', subjects: ['t1.marketplace.>'] });
-    expect(names.subjects.orderSubmitted('VMware.VirtualMachine')).toBe('t1.marketplace.order.submitted.vmware-virtualmachine');
-    expect(names.consumers.adapterOrderSubmitted.filter).toBe('t1.marketplace.order.submitted.vmware-virtualmachine');
+    expect(names.subjects.orderSubmitted('VMware.VirtualMachine')).toBe(
+      't1.marketplace.order.submitted.vmware-virtualmachine',
+    );
+    expect(names.consumers.adapterOrderSubmitted.filter).toBe(
+      't1.marketplace.order.submitted.vmware-virtualmachine',
+    );
     // nats-server 2.9 has one filter per consumer: both answers must share a prefix.
     expect(names.consumers.orderServiceOutcomes.filter).toBe('t1.vsphere.order.>');
-    expect([names.subjects.orderDone, names.subjects.orderErred].every((s) => s.startsWith('t1.vsphere.order.'))).toBe(true);
+    expect(
+      [names.subjects.orderDone, names.subjects.orderErred].every((s) => s.startsWith('t1.vsphere.order.')),
+    ).toBe(true);
   });
 
   it('refuses a namespace that would break subjects or stream names', () => {

@@ -19,8 +19,16 @@ export interface Topology {
     readonly orderErred: string;
   };
   readonly consumers: {
-    readonly adapterOrderSubmitted: { readonly stream: string; readonly durable: string; readonly filter: string };
-    readonly orderServiceOutcomes: { readonly stream: string; readonly durable: string; readonly filter: string };
+    readonly adapterOrderSubmitted: {
+      readonly stream: string;
+      readonly durable: string;
+      readonly filter: string;
+    };
+    readonly orderServiceOutcomes: {
+      readonly stream: string;
+      readonly durable: string;
+      readonly filter: string;
+    };
   };
 }
 

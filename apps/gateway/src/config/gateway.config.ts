@@ -4,7 +4,9 @@ import { env, loadConfig } from '@app/platform';
 const schema = z.object({
   NATS_URL: env.natsUrl(),
   LOG_LEVEL: env.logLevel(),
-  GATEWAY_HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')], { error: 'must be an IP address or localhost' }).default('127.0.0.1'),
+  GATEWAY_HOST: z
+    .union([z.ipv4(), z.ipv6(), z.literal('localhost')], { error: 'must be an IP address or localhost' })
+    .default('127.0.0.1'),
   GATEWAY_PORT: env.port(8080),
   /** How long a REST request waits for the owning service before answering 503. */
   REQUEST_TIMEOUT_MS: env.milliseconds(5_000),

@@ -1,4 +1,4 @@
-import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Inject, Injectable, ServiceUnavailableException, type OnApplicationShutdown } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from '../config/gateway.config';
@@ -8,19 +8,30 @@ import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from '../config/gateway.c
  * within the timeout both become HTTP 503 with a message naming the service: never a hanging request.
  */
 @Injectable()
-export class ServiceRequester {
+export class ServiceRequester implements OnApplicationShutdown {
   constructor(
     @Inject(SERVICES_CLIENT) private readonly client: ClientProxy,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async request<T>(pattern: string, payload: unknown, timeoutMs = this.config.REQUEST_TIMEOUT_MS): Promise<T> {
+  /** The client comes from a factory, so Nest does not close it: an open NATS link would keep the process alive. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+
+  async request<T>(
+    pattern: string,
+    payload: unknown,
+    timeoutMs = this.config.REQUEST_TIMEOUT_MS,
+  ): Promise<T> {
     try {
       return await firstValueFrom(this.client.send<T>(pattern, payload ?? {}).pipe(timeout(timeoutMs)));
     } catch (error) {
       const service = pattern.split('.')[0];
       if (error instanceof TimeoutError) {
-        throw new ServiceUnavailableException(`The ${service} service did not answer within ${timeoutMs} ms.`);
+        throw new ServiceUnavailableException(
+          `The ${service} service did not answer within ${timeoutMs} ms.`,
+        );
       }
       if (isNoResponders(error)) {
         throw new ServiceUnavailableException(`The ${service} service is not available.`);
@@ -33,5 +44,8 @@ export class ServiceRequester {
 // NATS answers a request nobody listens to with an empty 503 message, which Nest's client reports
 // as EmptyResponseException (not exported from the package root, hence the name check).
 function isNoResponders(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'EmptyResponseException' || /no responders|empty response/i.test(error.message));
+  return (
+    error instanceof Error &&
+    (error.name === 'EmptyResponseException' || /no responders|empty response/i.test(error.message))
+  );
 }

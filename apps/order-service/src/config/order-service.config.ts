@@ -13,7 +13,9 @@ const schema = z.object({
 
 export type OrderServiceConfig = z.infer<typeof schema>;
 
-export function loadOrderServiceConfig(source: Record<string, string | undefined> = process.env): OrderServiceConfig {
+export function loadOrderServiceConfig(
+  source: Record<string, string | undefined> = process.env,
+): OrderServiceConfig {
   return loadConfig(schema, source);
 }
 

@@ -21,5 +21,10 @@ export function toOrderView(order: OrderEntity, backendId: string | null): Order
 }
 
 export function toOfferingView(offering: OfferingEntity): OfferingView {
-  return { uuid: offering.uuid, name: offering.name, type: offering.type, created: offering.created.toISOString() };
+  return {
+    uuid: offering.uuid,
+    name: offering.name,
+    type: offering.type,
+    created: offering.created.toISOString(),
+  };
 }

@@ -13,6 +13,10 @@ export class OfferingEntity {
   @Column('text')
   type!: string;
 
+  /** The customer that provides it: a customer owning offerings is a service provider. Null for offerings made before customers existed. */
+  @Column({ name: 'customer_uuid', type: 'uuid', nullable: true })
+  customerUuid!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created!: Date;
 }

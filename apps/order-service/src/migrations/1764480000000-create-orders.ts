@@ -35,7 +35,9 @@ export class CreateOrders1764480000000 implements MigrationInterface {
       "modified" timestamptz NOT NULL DEFAULT now(),
       "completed_at" timestamptz
     )`);
-    await runner.query(`CREATE INDEX "orders_state_created_idx" ON "marketplace"."orders" ("state", "created" DESC)`);
+    await runner.query(
+      `CREATE INDEX "orders_state_created_idx" ON "marketplace"."orders" ("state", "created" DESC)`,
+    );
     for (const statement of createOutboxInboxSql('marketplace')) await runner.query(statement);
   }
 

@@ -10,7 +10,10 @@ export class OfferingRepository {
     return this.dataSource.getRepository(OfferingEntity).save(offering);
   }
 
-  async getById(uuid: string, manager: EntityManager = this.dataSource.manager): Promise<OfferingEntity | null> {
+  async getById(
+    uuid: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OfferingEntity | null> {
     return manager.getRepository(OfferingEntity).findOneBy({ uuid });
   }
 }

@@ -8,7 +8,11 @@ import { ResourceEntity } from '../entities/resource.entity';
 export class OrderRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async create(manager: EntityManager, order: Partial<OrderEntity>, resource: Partial<ResourceEntity>): Promise<OrderEntity> {
+  async create(
+    manager: EntityManager,
+    order: Partial<OrderEntity>,
+    resource: Partial<ResourceEntity>,
+  ): Promise<OrderEntity> {
     await manager.getRepository(ResourceEntity).insert(resource);
     return manager.getRepository(OrderEntity).save(manager.create(OrderEntity, order));
   }
@@ -19,7 +23,9 @@ export class OrderRepository {
 
   /** Reads the order and locks it until the caller's transaction ends, so concurrent outcomes apply one at a time. */
   async getForUpdate(manager: EntityManager, uuid: string): Promise<OrderEntity | null> {
-    return manager.getRepository(OrderEntity).findOne({ where: { uuid }, lock: { mode: 'pessimistic_write' } });
+    return manager
+      .getRepository(OrderEntity)
+      .findOne({ where: { uuid }, lock: { mode: 'pessimistic_write' } });
   }
 
   async update(
@@ -30,11 +36,18 @@ export class OrderRepository {
     await manager.getRepository(OrderEntity).update({ uuid }, changes);
   }
 
-  async updateResource(manager: EntityManager, uuid: string, changes: Partial<ResourceEntity>): Promise<void> {
+  async updateResource(
+    manager: EntityManager,
+    uuid: string,
+    changes: Partial<ResourceEntity>,
+  ): Promise<void> {
     await manager.getRepository(ResourceEntity).update({ uuid }, changes);
   }
 
-  async getResource(uuid: string, manager: EntityManager = this.dataSource.manager): Promise<ResourceEntity | null> {
+  async getResource(
+    uuid: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ResourceEntity | null> {
     return manager.getRepository(ResourceEntity).findOneBy({ uuid });
   }
 }

@@ -9,7 +9,11 @@ export class OfferingService {
   constructor(private readonly offerings: OfferingRepository) {}
 
   async create(request: CreateOfferingRequest): Promise<RequestReply<OfferingView>> {
-    const offering = await this.offerings.create({ uuid: randomUUID(), name: request.name, type: request.type });
+    const offering = await this.offerings.create({
+      uuid: randomUUID(),
+      name: request.name,
+      type: request.type,
+    });
     return ok(toOfferingView(offering));
   }
 }

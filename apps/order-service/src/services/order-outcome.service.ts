@@ -51,7 +51,10 @@ export class OrderOutcomeService {
       return null;
     }
     if (!canTransition(order.state, target)) {
-      this.runtime.logger.warn({ orderUuid, state: order.state }, `answer "${target}" ignored: order is ${order.state}`);
+      this.runtime.logger.warn(
+        { orderUuid, state: order.state },
+        `answer "${target}" ignored: order is ${order.state}`,
+      );
       return null;
     }
     return order;

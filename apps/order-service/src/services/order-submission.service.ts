@@ -30,7 +30,11 @@ export class OrderSubmissionService {
     const request = createOrderRequestSchema.parse(input);
     const offering = await this.offerings.getById(request.offering_uuid);
     if (!offering) {
-      return { status: 'error', code: 400, fields: { offering_uuid: ['Offering with this UUID does not exist.'] } };
+      return {
+        status: 'error',
+        code: 400,
+        fields: { offering_uuid: ['Offering with this UUID does not exist.'] },
+      };
     }
     const orderUuid = randomUUID();
     const resourceUuid = randomUUID();

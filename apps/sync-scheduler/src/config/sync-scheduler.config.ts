@@ -8,6 +8,8 @@ const schema = z.object({
 
 export type SyncSchedulerConfig = z.infer<typeof schema>;
 
-export function loadSyncSchedulerConfig(source: Record<string, string | undefined> = process.env): SyncSchedulerConfig {
+export function loadSyncSchedulerConfig(
+  source: Record<string, string | undefined> = process.env,
+): SyncSchedulerConfig {
   return loadConfig(schema, source);
 }

@@ -19,9 +19,16 @@ export class OrderProvisioningService {
     const { orderUuid, resourceUuid, offeringUuid } = envelope.data;
     const result = await inbox.runOnce(envelope, async (manager) => {
       const errorMessage = `Offering ${offeringUuid} is not connected to a vCenter: the vSphere adapter has no credentials for it.`;
-      await outbox.append(manager, topology.subjects.orderErred, OrderErredEvent, { orderUuid, resourceUuid, errorMessage }, orderUuid);
+      await outbox.append(
+        manager,
+        topology.subjects.orderErred,
+        OrderErredEvent,
+        { orderUuid, resourceUuid, errorMessage },
+        orderUuid,
+      );
     });
-    if (result.duplicate) logger.info({ eventId: envelope.id }, 'OrderSubmitted already answered; redelivery acknowledged');
+    if (result.duplicate)
+      logger.info({ eventId: envelope.id }, 'OrderSubmitted already answered; redelivery acknowledged');
     else this.runtime.relay.wake();
     return DONE;
   }

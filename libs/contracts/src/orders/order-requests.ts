@@ -11,7 +11,11 @@ export const ORDER_PATTERNS = {
 } as const;
 
 export const createOfferingRequestSchema = z.strictObject({
-  name: z.string().trim().min(1, 'This field may not be blank.').max(150, 'Ensure this field has no more than 150 characters.'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'This field may not be blank.')
+    .max(150, 'Ensure this field has no more than 150 characters.'),
   type: z.string().min(1, 'This field may not be blank.').max(100),
 });
 export type CreateOfferingRequest = z.infer<typeof createOfferingRequestSchema>;
@@ -28,13 +32,16 @@ export const createOrderRequestSchema = z.strictObject({
   project_uuid: z.uuid('Must be a valid UUID.'),
   type: z.enum(['Create', 'Update', 'Terminate']).default('Create'),
   attributes: z.record(z.string(), z.unknown()).default({}),
-  limits: z.record(z.string(), z.number().int().nonnegative('Ensure this value is greater than or equal to 0.')).default({}),
+  limits: z
+    .record(z.string(), z.number().int().nonnegative('Ensure this value is greater than or equal to 0.'))
+    .default({}),
 });
 export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
 
 export const getOrderRequestSchema = z.strictObject({ uuid: z.uuid('Must be a valid UUID.') });
 
-export type OrderState = 'pending-consumer' | 'pending-provider' | 'executing' | 'done' | 'erred' | 'canceled' | 'rejected';
+export type OrderState =
+  'pending-consumer' | 'pending-provider' | 'executing' | 'done' | 'erred' | 'canceled' | 'rejected';
 
 export interface OrderView {
   uuid: string;

@@ -4,8 +4,21 @@
  */
 export type RequestReply<T> =
   | { status: 'ok'; data: T }
-  | { status: 'error'; code: 400 | 403 | 404 | 409; detail?: string; fields?: Record<string, string[]> };
+  | { status: 'error'; code: ErrorCode; detail?: string; fields?: Record<string, string[]> };
+
+/** 401 answers a token that resolves to nobody; 403 a caller who may see but not act; 404 one who may not see. */
+export type ErrorCode = 400 | 401 | 403 | 404 | 409;
 
 export function ok<T>(data: T): RequestReply<T> {
   return { status: 'ok', data };
+}
+
+/** A refusal without field errors, e.g. `refuse(404, 'Not found.')`. */
+export function refuse(code: ErrorCode, detail: string): RequestReply<never> {
+  return { status: 'error', code, detail };
+}
+
+/** A 400 naming one field and its rule. */
+export function invalidField(field: string, message: string): RequestReply<never> {
+  return { status: 'error', code: 400, fields: { [field]: [message] } };
 }

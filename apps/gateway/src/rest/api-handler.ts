@@ -1,0 +1,117 @@
+import { HttpException, Injectable } from '@nestjs/common';
+import type { OperationPayload, Page, RequestReply } from '@app/contracts';
+import { parseRequest } from '@app/messaging/requests/parse-request';
+import type { z } from 'zod';
+import { ServiceRequester } from '../services/service-requester';
+import { CallerResolver } from './caller-resolver';
+import { ApiError, sendJson, type HttpRequest, type HttpResponse } from './http-types';
+import { readJsonBody } from './json-body';
+import { Links } from './links';
+import { lastPage, paginationHeaders } from './pagination';
+import type { ApiRoute } from './route';
+
+/**
+ * The one pipeline every REST endpoint goes through, in Django REST framework's order:
+ * authenticate (401), validate path, query and body (400 naming each field), ask the owning service
+ * over NATS (503 when it does not answer), then map its reply to the status, headers and body.
+ */
+@Injectable()
+export class ApiHandler {
+  constructor(
+    private readonly callers: CallerResolver,
+    private readonly requester: ServiceRequester,
+  ) {}
+
+  async handle(
+    route: ApiRoute,
+    request: HttpRequest,
+    response: HttpResponse,
+    fallbackOrigin: string,
+  ): Promise<void> {
+    try {
+      const caller = await this.callers.resolve(request.headers.authorization);
+      const params = validate(route.operation.params, request.params);
+      const query = validate(route.operation.query, request.query);
+      const body = route.method === 'post' || route.method === 'patch' ? await readJsonBody(request) : {};
+      validate(route.operation.body, body);
+      // The raw parts travel on: the service validates the very same schemas again.
+      const payload: OperationPayload = {
+        caller: { user_uuid: caller.user_uuid },
+        params: request.params,
+        query: request.query,
+        body,
+      };
+      const reply = await this.requester.request<RequestReply<unknown>>(route.operation.pattern, payload);
+      if (reply.status === 'error') {
+        const headers: Record<string, string> = reply.code === 401 ? { 'WWW-Authenticate': 'Token' } : {};
+        throw new ApiError(
+          reply.code,
+          reply.fields ?? { detail: reply.detail ?? 'Request refused.' },
+          headers,
+        );
+      }
+      this.answer(route, request, response, Links.for(request, fallbackOrigin), reply.data, {
+        params,
+        query,
+      });
+    } catch (error) {
+      sendError(response, error);
+    }
+  }
+
+  private answer(
+    route: ApiRoute,
+    request: HttpRequest,
+    response: HttpResponse,
+    links: Links,
+    data: unknown,
+    parsed: { params: unknown; query: unknown },
+  ): void {
+    if (!route.response) return sendJson(response, route.status, undefined);
+    const present = route.response.present as (view: unknown, links: Links) => object;
+    if (!route.response.list) return sendJson(response, route.status, present(data, links));
+    const page = data as Page<unknown>;
+    const { page: number, page_size: pageSize } = parsed.query as { page: number; page_size: number };
+    // Django REST framework answers a page past the end with 404 "Invalid page."
+    if (number > lastPage(page.count, pageSize)) throw new ApiError(404, { detail: 'Invalid page.' });
+    const url = new URL(request.url ?? '/', links.origin);
+    const headers = paginationHeaders({
+      baseUrl: `${links.origin}${url.pathname}`,
+      query: url.searchParams,
+      page: number,
+      pageSize,
+      count: page.count,
+    });
+    sendJson(
+      response,
+      route.status,
+      page.items.map((item) => present(item, links)),
+      headers,
+    );
+  }
+}
+
+function validate(schema: z.ZodType, value: unknown): unknown {
+  const parsed = parseRequest(schema, value);
+  if (parsed.ok) return parsed.value;
+  const { fields, detail } =
+    parsed.reply.status === 'error' ? parsed.reply : { fields: undefined, detail: undefined };
+  throw new ApiError(400, fields ?? { detail: detail ?? 'Invalid input.' });
+}
+
+function sendError(response: HttpResponse, error: unknown): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  if (error instanceof ApiError) return sendJson(response, error.status, error.body, error.headers);
+  // ServiceRequester's 503 (no responder, timeout) and any other HttpException keep their status.
+  if (error instanceof HttpException) {
+    const body = error.getResponse();
+    const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
+    return sendJson(response, error.getStatus(), {
+      detail: typeof message === 'string' ? message : error.message,
+    });
+  }
+  throw error;
+}

@@ -1,0 +1,183 @@
+import {
+  CUSTOMER_OPERATIONS as CUSTOMERS,
+  customerViewSchema,
+  PROJECT_OPERATIONS as PROJECTS,
+  projectViewSchema,
+  roleGrantViewSchema,
+  USER_OPERATIONS as USERS,
+  userViewSchema,
+  type CustomerView,
+  type ProjectView,
+  type RoleGrantView,
+  type UserView,
+} from '@app/contracts';
+import { z } from 'zod';
+import { present, type Links } from './links';
+import type { AnyOperation, ApiRoute, NestRoute } from './route';
+
+/** The public forms, as `present` builds them: the view plus absolute links. */
+const customerSchema = customerViewSchema.extend({ url: z.url() });
+const projectSchema = projectViewSchema.extend({ url: z.url(), customer: z.url() });
+const userSchema = userViewSchema.extend({ url: z.url() });
+const grantSchema = roleGrantViewSchema.extend({ user: z.url() });
+
+interface Resource<V> {
+  collection: string;
+  tag: string;
+  schema: z.ZodType;
+  present: (view: V, links: Links) => object;
+}
+
+const customer: Resource<CustomerView> = {
+  collection: 'customers',
+  tag: 'customers',
+  schema: customerSchema,
+  present: present.customer,
+};
+const project: Resource<ProjectView> = {
+  collection: 'projects',
+  tag: 'projects',
+  schema: projectSchema,
+  present: present.project,
+};
+const user: Resource<UserView> = {
+  collection: 'users',
+  tag: 'users',
+  schema: userSchema,
+  present: present.user,
+};
+
+function route<V>(
+  method: ApiRoute['method'],
+  path: string,
+  operation: AnyOperation,
+  meta: { operationId: string; summary: string; tag: string; status?: ApiRoute['status'] },
+  response?: { resource: Pick<Resource<V>, 'schema' | 'present'>; list?: boolean },
+): ApiRoute {
+  return {
+    kind: 'api',
+    method,
+    path,
+    operation,
+    operationId: meta.operationId,
+    summary: meta.summary,
+    tag: meta.tag,
+    status: meta.status ?? (response ? 200 : 204),
+    response: response && {
+      schema: response.resource.schema,
+      list: response.list ?? false,
+      present: response.resource.present,
+    },
+  };
+}
+
+function crud<V>(
+  resource: Resource<V>,
+  ops: {
+    list: AnyOperation;
+    get: AnyOperation;
+    create: AnyOperation;
+    update: AnyOperation;
+    delete: AnyOperation;
+  },
+  noun: string,
+): ApiRoute[] {
+  const base = `/api/${resource.collection}/`;
+  const item = `${base}{uuid}/`;
+  const tag = resource.tag;
+  const id = resource.collection;
+  return [
+    route(
+      'get',
+      base,
+      ops.list,
+      { operationId: `${id}_list`, summary: `List ${noun}s the caller may see`, tag },
+      { resource, list: true },
+    ),
+    route(
+      'post',
+      base,
+      ops.create,
+      { operationId: `${id}_create`, summary: `Create a ${noun}`, tag, status: 201 },
+      { resource },
+    ),
+    route(
+      'get',
+      item,
+      ops.get,
+      { operationId: `${id}_retrieve`, summary: `Get a ${noun}`, tag },
+      { resource },
+    ),
+    route(
+      'patch',
+      item,
+      ops.update,
+      { operationId: `${id}_partial_update`, summary: `Change a ${noun}`, tag },
+      { resource },
+    ),
+    route('delete', item, ops.delete, { operationId: `${id}_destroy`, summary: `Delete a ${noun}`, tag }),
+  ];
+}
+
+function roleGrants(
+  resource: Resource<unknown>,
+  ops: { listUsers: AnyOperation; addUser: AnyOperation; deleteUser: AnyOperation },
+): ApiRoute[] {
+  const item = `/api/${resource.collection}/{uuid}/`;
+  const id = resource.collection;
+  const grants = { schema: grantSchema, present: present.grant as Resource<RoleGrantView>['present'] };
+  const tag = resource.tag;
+  return [
+    route(
+      'get',
+      `${item}list_users/`,
+      ops.listUsers,
+      { operationId: `${id}_list_users`, summary: 'List role grants', tag },
+      { resource: grants, list: true },
+    ),
+    route(
+      'post',
+      `${item}add_user/`,
+      ops.addUser,
+      { operationId: `${id}_add_user`, summary: 'Grant a role to a user', tag, status: 201 },
+      { resource: grants },
+    ),
+    route('post', `${item}delete_user/`, ops.deleteUser, {
+      operationId: `${id}_delete_user`,
+      summary: 'Revoke a role from a user',
+      tag,
+    }),
+  ];
+}
+
+/**
+ * Every REST endpoint the services answer, in one table: the router registers exactly these, and
+ * the OpenAPI document is generated from exactly these.
+ */
+export const API_ROUTES: readonly ApiRoute[] = [
+  ...crud(customer, CUSTOMERS, 'customer'),
+  ...roleGrants(customer as Resource<unknown>, CUSTOMERS),
+  ...crud(project, PROJECTS, 'project'),
+  ...roleGrants(project as Resource<unknown>, PROJECTS),
+  // `me` before `{uuid}`: Express matches in order, and `me` is not a uuid anyway.
+  route(
+    'get',
+    '/api/users/me/',
+    USERS.me,
+    { operationId: 'users_me_retrieve', summary: 'The caller', tag: 'users' },
+    { resource: user },
+  ),
+  ...crud(user, USERS, 'user'),
+];
+
+/** Routes served by Nest controllers, documented with the rest. */
+export const NEST_ROUTES: readonly NestRoute[] = [
+  {
+    kind: 'nest',
+    method: 'get',
+    path: '/health',
+    operationId: 'health_retrieve',
+    summary: 'Health of the gateway and every service',
+    tag: 'health',
+  },
+];

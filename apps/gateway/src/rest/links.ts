@@ -1,0 +1,31 @@
+import type { CustomerView, ProjectView, RoleGrantView, UserView } from '@app/contracts';
+import type { HttpRequest } from './http-types';
+
+/** Absolute URLs of resources, built from the host the caller used (as Waldur's hyperlinks are). */
+export class Links {
+  constructor(readonly origin: string) {}
+
+  static for(request: HttpRequest, fallbackOrigin: string): Links {
+    const host = request.headers.host;
+    // Only a plain host[:port] goes into URLs and Link headers: anything else could inject text.
+    const usable =
+      typeof host === 'string' && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(host);
+    return new Links(usable ? `${request.protocol}://${host}` : fallbackOrigin);
+  }
+
+  resource(collection: string, uuid: string): string {
+    return `${this.origin}/api/${collection}/${uuid}/`;
+  }
+}
+
+/** Each resource's public form: its view plus its own `url` and the links to what it refers to. */
+export const present = {
+  customer: (view: CustomerView, links: Links) => ({ url: links.resource('customers', view.uuid), ...view }),
+  project: (view: ProjectView, links: Links) => ({
+    url: links.resource('projects', view.uuid),
+    ...view,
+    customer: links.resource('customers', view.customer_uuid),
+  }),
+  user: (view: UserView, links: Links) => ({ url: links.resource('users', view.uuid), ...view }),
+  grant: (view: RoleGrantView, links: Links) => ({ ...view, user: links.resource('users', view.user_uuid) }),
+};

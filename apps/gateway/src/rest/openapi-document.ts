@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { AnyRoute, ApiRoute } from './route';
+
+type JsonSchema = Record<string, unknown>;
+
+/** zod 4's own JSON Schema (draft 2020-12, OpenAPI 3.1's dialect), without the `$schema` marker. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const converted = {
+    ...(z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema),
+  };
+  delete converted.$schema;
+  return converted;
+}
+
+const ERROR_RESPONSES = {
+  '400': {
+    description: 'Bad input: each field named with its messages',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } },
+  },
+  '401': {
+    description: 'No token, or an unknown, expired or revoked one',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  '403': {
+    description: 'Allowed to see, not to act',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  '404': {
+    description: 'Not found, or not visible to the caller',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  '409': {
+    description: 'Conflicts with the current state',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  '503': {
+    description: 'The owning service did not answer in time',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+};
+
+function parameters(route: ApiRoute): JsonSchema[] {
+  const list: JsonSchema[] = [];
+  for (const [location, schema] of [
+    ['path', route.operation.params],
+    ['query', route.operation.query],
+  ] as const) {
+    const object = jsonSchema(schema, 'input') as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
+    for (const [name, property] of Object.entries(object.properties ?? {})) {
+      const { description, ...rest } = property;
+      list.push({
+        name,
+        in: location,
+        required: location === 'path' || (object.required ?? []).includes(name),
+        schema: rest,
+        ...(typeof description === 'string' && { description }),
+      });
+    }
+  }
+  return list;
+}
+
+function apiOperation(route: ApiRoute): JsonSchema {
+  const success: JsonSchema = { description: route.status === 204 ? 'Done' : 'OK' };
+  if (route.response) {
+    const item = jsonSchema(route.response.schema, 'output');
+    success.content = {
+      'application/json': { schema: route.response.list ? { type: 'array', items: item } : item },
+    };
+    if (route.response.list) {
+      success.headers = {
+        'X-Result-Count': { description: 'Items across all pages', schema: { type: 'integer' } },
+        Link: { description: 'first, prev, next and last pages (RFC 8288)', schema: { type: 'string' } },
+      };
+    }
+  }
+  const hasBody = route.method === 'post' || route.method === 'patch';
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    parameters: parameters(route),
+    ...(hasBody && {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(route.operation.body, 'input') } },
+      },
+    }),
+    responses: { [String(route.status)]: success, ...ERROR_RESPONSES },
+  };
+}
+
+/** The OpenAPI 3.1 document of every route in the table, generated from the same schemas that validate. */
+export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const operation =
+      route.kind === 'api'
+        ? apiOperation(route)
+        : {
+            operationId: route.operationId,
+            summary: route.summary,
+            tags: [route.tag],
+            security: [],
+            responses: {
+              '200': {
+                description: 'OK',
+                content: {
+                  [route.kind === 'local' ? route.contentType : 'application/json']: { schema: {} },
+                },
+              },
+            },
+          };
+    (paths[route.path] ??= {})[route.method] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'vSphere marketplace API',
+      version,
+      description: 'Waldur-compatible REST API. Authenticate with `Authorization: Token <key>`.',
+    },
+    security: [{ tokenAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        tokenAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The word `Token`, a space, and the key: `Token 3f2a…`',
+        },
+      },
+      schemas: {
+        Error: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
+        ValidationError: {
+          type: 'object',
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Operation } from '@app/contracts';
+import type { z } from 'zod';
+import type { HttpHandler, HttpMethod } from './http-types';
+import type { Links } from './links';
+
+export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType>;
+
+/** A REST endpoint answered by a service over NATS: everything the router and the OpenAPI document need. */
+export interface ApiRoute {
+  readonly kind: 'api';
+  readonly method: HttpMethod;
+  /** OpenAPI form, `/api/customers/{uuid}/`; Express's `:uuid` form is derived from it. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly operation: AnyOperation;
+  readonly status: 200 | 201 | 204;
+  /** The response body's schema (one item for a list) and how a view becomes it (adds `url` and links). */
+  readonly response?: {
+    readonly schema: z.ZodType;
+    readonly list: boolean;
+    readonly present: (view: never, links: Links) => object;
+  };
+}
+
+/** A route the gateway answers itself (the OpenAPI document, the docs page); public, without a token. */
+export interface LocalRoute {
+  readonly kind: 'local';
+  readonly method: 'get';
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly contentType: string;
+  readonly handler: HttpHandler;
+}
+
+/** A route a Nest controller serves (`/health`): listed so the document covers everything served. */
+export interface NestRoute {
+  readonly kind: 'nest';
+  readonly method: 'get';
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+}
+
+export type AnyRoute = ApiRoute | LocalRoute | NestRoute;
+
+/** `/api/customers/{uuid}/` → `/api/customers/:uuid/` */
+export function expressPath(path: string): string {
+  return path.replace(/\{([a-z_]+)\}/g, ':$1');
+}

@@ -1,0 +1,77 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../src/app.module';
+import { loadGatewayConfig } from '../src/config/gateway.config';
+import type { ExpressApp } from '../src/rest/http-types';
+import { RestRouter } from '../src/rest/rest-router';
+import { testEnv } from '../../../test/support/test-env';
+
+type PathItem = Record<string, unknown>;
+
+/** The gateway in this process (on the real NATS, no service needed): its Express routes can be listed. */
+describe('OpenAPI document', () => {
+  let app: INestApplication;
+  let document: { openapi: string; paths: Record<string, PathItem> };
+
+  beforeAll(async () => {
+    const config = loadGatewayConfig({ NATS_URL: testEnv.natsUrl, GATEWAY_PORT: '0', LOG_LEVEL: 'error' });
+    app = await NestFactory.create(AppModule.register(config), { bodyParser: false, logger: false });
+    await app.init();
+    document = app.get(RestRouter).openApiDocument() as typeof document;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('passes an OpenAPI validator', async () => {
+    const result = await validate(structuredClone(document) as Parameters<typeof validate>[0]);
+    if (!result.valid) throw new Error(compileErrors(result));
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('lists exactly the routes Express serves', () => {
+    const express = app.getHttpAdapter().getInstance() as ExpressApp;
+    const served = express.router.stack
+      .flatMap((layer) =>
+        layer.route
+          ? Object.keys(layer.route.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path}`)
+          : [],
+      )
+      .sort();
+    const documented = Object.entries(document.paths)
+      .flatMap(([path, item]) =>
+        Object.keys(item).map((method) => `${method.toUpperCase()} ${path.replace(/\{([a-z_]+)\}/g, ':$1')}`),
+      )
+      .sort();
+    expect(served).toEqual(documented);
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'GET /api/customers/',
+        'POST /api/customers/:uuid/add_user/',
+        'POST /api/projects/:uuid/delete_user/',
+        'PATCH /api/users/:uuid/',
+        'GET /api/schema/',
+        'GET /api/docs/',
+        'GET /health',
+      ]),
+    );
+  });
+
+  it('documents the token scheme, the pagination headers and the error bodies', () => {
+    const list = (
+      document.paths['/api/projects/'] as {
+        get: { responses: Record<string, { headers?: object }>; parameters: { name: string }[] };
+      }
+    ).get;
+    expect(Object.keys(list.responses['200'].headers ?? {})).toEqual(['X-Result-Count', 'Link']);
+    expect(list.parameters.map((parameter) => parameter.name)).toEqual([
+      'page',
+      'page_size',
+      'name',
+      'customer_uuid',
+    ]);
+    expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '503']));
+  });
+});

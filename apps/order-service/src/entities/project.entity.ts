@@ -1,0 +1,19 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'projects' })
+export class ProjectEntity {
+  @PrimaryColumn('uuid')
+  uuid!: string;
+
+  @Column({ name: 'customer_uuid', type: 'uuid' })
+  customerUuid!: string;
+
+  @Column('varchar')
+  name!: string;
+
+  @Column('varchar')
+  description!: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  created!: Date;
+}

@@ -1,0 +1,26 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'users' })
+export class UserEntity {
+  @PrimaryColumn('uuid')
+  uuid!: string;
+
+  @Column('varchar')
+  username!: string;
+
+  @Column({ name: 'full_name', type: 'varchar' })
+  fullName!: string;
+
+  @Column('varchar')
+  email!: string;
+
+  @Column({ name: 'is_staff', type: 'boolean' })
+  isStaff!: boolean;
+
+  /** An inactive user's tokens are refused, as Waldur refuses them. */
+  @Column({ name: 'is_active', type: 'boolean' })
+  isActive!: boolean;
+
+  @CreateDateColumn({ name: 'date_joined', type: 'timestamptz' })
+  dateJoined!: Date;
+}

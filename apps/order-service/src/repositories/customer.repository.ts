@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { CustomerScope } from '../domain/access-policy';
+import { CustomerEntity } from '../entities/customer.entity';
+import { OfferingEntity } from '../entities/offering.entity';
+import { ProjectEntity } from '../entities/project.entity';
+import { translateDbErrors, type PageRequest } from './db-errors';
+
+export type CustomerFields = Omit<CustomerEntity, 'uuid' | 'created'>;
+
+@Injectable()
+export class CustomerRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async getById(uuid: string): Promise<CustomerEntity | null> {
+    return this.dataSource.getRepository(CustomerEntity).findOneBy({ uuid });
+  }
+
+  async create(customer: Omit<CustomerEntity, 'created'>): Promise<CustomerEntity> {
+    const repository = this.dataSource.getRepository(CustomerEntity);
+    return repository.save(repository.create(customer));
+  }
+
+  async update(uuid: string, changes: Partial<CustomerFields>): Promise<void> {
+    if (Object.keys(changes).length > 0)
+      await this.dataSource.getRepository(CustomerEntity).update({ uuid }, changes);
+  }
+
+  /** Throws ReferencedRowError while projects or offerings still belong to the customer. */
+  async delete(uuid: string): Promise<boolean> {
+    const result = await translateDbErrors(() =>
+      this.dataSource.getRepository(CustomerEntity).delete({ uuid }),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  async countProjects(uuid: string): Promise<number> {
+    return this.dataSource.getRepository(ProjectEntity).countBy({ customerUuid: uuid });
+  }
+
+  /** Which of these customers own offerings, i.e. are service providers. */
+  async providersAmong(uuids: string[]): Promise<Set<string>> {
+    if (uuids.length === 0) return new Set();
+    const rows = await this.dataSource
+      .getRepository(OfferingEntity)
+      .createQueryBuilder('o')
+      .select('DISTINCT o.customer_uuid', 'customer_uuid')
+      .where('o.customer_uuid = ANY(:uuids)', { uuids })
+      .getRawMany<{ customer_uuid: string }>();
+    return new Set(rows.map((row) => row.customer_uuid));
+  }
+
+  async list(
+    scope: CustomerScope,
+    filters: { name?: string },
+    page: PageRequest,
+  ): Promise<{ items: CustomerEntity[]; count: number }> {
+    const query = this.dataSource.getRepository(CustomerEntity).createQueryBuilder('c');
+    if (!scope.all) query.andWhere('c.uuid = ANY(:scope)', { scope: scope.customerUuids });
+    if (filters.name !== undefined)
+      query.andWhere('c.name ILIKE :name', { name: `%${escapeLike(filters.name)}%` });
+    const [items, count] = await query
+      .orderBy('c.name', 'ASC')
+      .addOrderBy('c.uuid', 'ASC')
+      .offset((page.page - 1) * page.pageSize)
+      .limit(page.pageSize)
+      .getManyAndCount();
+    return { items, count };
+  }
+}
+
+/** `%` and `_` in a name filter are matched literally. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

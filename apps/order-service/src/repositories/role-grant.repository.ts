@@ -1,0 +1,105 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CustomerRole, ProjectRole } from '@app/contracts';
+import { DataSource } from 'typeorm';
+import { CustomerPermissionEntity } from '../entities/customer-permission.entity';
+import { ProjectPermissionEntity } from '../entities/project-permission.entity';
+import { ProjectEntity } from '../entities/project.entity';
+import { UserEntity } from '../entities/user.entity';
+import { translateDbErrors, type PageRequest } from './db-errors';
+
+/** A user's grants, as the access policy reads them. */
+export interface UserGrants {
+  customers: { customerUuid: string; role: CustomerRole }[];
+  projects: { projectUuid: string; customerUuid: string; role: ProjectRole }[];
+}
+
+/** A grant with its user, as `list_users` shows it. */
+export interface GrantWithUser {
+  uuid: string;
+  role: string;
+  created: Date;
+  user: UserEntity;
+}
+
+type Scope = { kind: 'customer'; uuid: string } | { kind: 'project'; uuid: string };
+
+/** Role grants on customers and projects: one aggregate, two tables (each with its own foreign key). */
+@Injectable()
+export class RoleGrantRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async grantsOf(userUuid: string): Promise<UserGrants> {
+    const customers = await this.dataSource.getRepository(CustomerPermissionEntity).findBy({ userUuid });
+    const projects = await this.dataSource
+      .getRepository(ProjectPermissionEntity)
+      .createQueryBuilder('pp')
+      .innerJoin(ProjectEntity, 'p', 'p.uuid = pp.project_uuid')
+      .select(['pp.project_uuid AS "projectUuid"', 'p.customer_uuid AS "customerUuid"', 'pp.role AS "role"'])
+      .where('pp.user_uuid = :userUuid', { userUuid })
+      .getRawMany<{ projectUuid: string; customerUuid: string; role: ProjectRole }>();
+    return { customers: customers.map(({ customerUuid, role }) => ({ customerUuid, role })), projects };
+  }
+
+  /** Throws DuplicateRowError when the user holds the role already, ReferencedRowError when either side is gone. */
+  async add(
+    scope: Scope,
+    grant: { uuid: string; userUuid: string; role: CustomerRole | ProjectRole },
+  ): Promise<void> {
+    await translateDbErrors(async () => {
+      if (scope.kind === 'customer') {
+        await this.dataSource.getRepository(CustomerPermissionEntity).insert({
+          uuid: grant.uuid,
+          customerUuid: scope.uuid,
+          userUuid: grant.userUuid,
+          role: grant.role as CustomerRole,
+        });
+      } else {
+        await this.dataSource.getRepository(ProjectPermissionEntity).insert({
+          uuid: grant.uuid,
+          projectUuid: scope.uuid,
+          userUuid: grant.userUuid,
+          role: grant.role as ProjectRole,
+        });
+      }
+    });
+  }
+
+  /** True when the grant existed. */
+  async remove(scope: Scope, userUuid: string, role: CustomerRole | ProjectRole): Promise<boolean> {
+    const result =
+      scope.kind === 'customer'
+        ? await this.dataSource
+            .getRepository(CustomerPermissionEntity)
+            .delete({ customerUuid: scope.uuid, userUuid, role: role as CustomerRole })
+        : await this.dataSource
+            .getRepository(ProjectPermissionEntity)
+            .delete({ projectUuid: scope.uuid, userUuid, role: role as ProjectRole });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async list(scope: Scope, page: PageRequest): Promise<{ items: GrantWithUser[]; count: number }> {
+    const entity = scope.kind === 'customer' ? CustomerPermissionEntity : ProjectPermissionEntity;
+    const column = scope.kind === 'customer' ? 'customer_uuid' : 'project_uuid';
+    const query = this.dataSource
+      .getRepository<CustomerPermissionEntity | ProjectPermissionEntity>(entity)
+      .createQueryBuilder('g')
+      .where(`g.${column} = :scope`, { scope: scope.uuid });
+    const count = await query.getCount();
+    const rows = await query
+      .innerJoinAndMapOne('g.user', UserEntity, 'u', 'u.uuid = g.user_uuid')
+      .orderBy('u.username', 'ASC')
+      .addOrderBy('g.role', 'ASC')
+      .offset((page.page - 1) * page.pageSize)
+      .limit(page.pageSize)
+      .getMany();
+    return {
+      items: rows.map((row) => ({
+        uuid: row.uuid,
+        role: row.role,
+        created: row.created,
+        user: (row as typeof row & { user: UserEntity }).user,
+      })),
+      count,
+    };
+  }
+}

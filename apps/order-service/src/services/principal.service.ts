@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { ProjectRole } from '@app/contracts';
+import type { Principal, UserRoles } from '../domain/access-policy';
+import { RoleGrantRepository, type UserGrants } from '../repositories/role-grant.repository';
+import { UserRepository } from '../repositories/user.repository';
+
+/** Loads what the access policy needs to know about a caller, or about another user. */
+@Injectable()
+export class PrincipalService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly grants: RoleGrantRepository,
+  ) {}
+
+  /** Null for a user who no longer exists or was deactivated since the gateway resolved the token. */
+  async load(userUuid: string): Promise<Principal | null> {
+    const user = await this.users.getById(userUuid);
+    if (!user || !user.isActive) return null;
+    return principalFrom(user.uuid, user.isStaff, await this.grants.grantsOf(user.uuid));
+  }
+
+  async rolesOf(userUuid: string): Promise<UserRoles> {
+    const grants = await this.grants.grantsOf(userUuid);
+    return {
+      uuid: userUuid,
+      customerUuids: grants.customers.map((grant) => grant.customerUuid),
+      projects: grants.projects.map(({ projectUuid, customerUuid }) => ({ uuid: projectUuid, customerUuid })),
+    };
+  }
+}
+
+export function principalFrom(userUuid: string, isStaff: boolean, grants: UserGrants): Principal {
+  const ownedCustomers = new Set(
+    grants.customers.filter((grant) => grant.role === 'CUSTOMER.OWNER').map((grant) => grant.customerUuid),
+  );
+  const projectRoles = new Map<string, { customerUuid: string; roles: Set<ProjectRole> }>();
+  for (const grant of grants.projects) {
+    const entry = projectRoles.get(grant.projectUuid) ?? {
+      customerUuid: grant.customerUuid,
+      roles: new Set<ProjectRole>(),
+    };
+    entry.roles.add(grant.role);
+    projectRoles.set(grant.projectUuid, entry);
+  }
+  return { userUuid, isStaff, ownedCustomers, projectRoles };
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { operation, paginationQuery, uuidParams } from './operation';
+import { email, flag, messages, queryBoolean, text } from './wire-fields';
+
+/**
+ * Users: core NATS request-reply, asked by the gateway for `/api/users/`, answered by the order
+ * service. Only staff create users or change `is_staff` / `is_active`; a user edits their own name.
+ */
+const username = text(150).regex(
+  /^[\w.@+-]+$/,
+  'Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.',
+);
+
+export const createUserBody = z.strictObject({
+  username,
+  full_name: text(100, { blank: true }).default(''),
+  email: z.union([email(), z.literal('')]).default(''),
+  is_staff: flag().default(false),
+  is_active: flag().default(true),
+});
+export const updateUserBody = z
+  .strictObject({
+    full_name: text(100, { blank: true }),
+    email: z.union([email(), z.literal('')]),
+    is_staff: flag(),
+    is_active: flag(),
+  })
+  .partial();
+
+export const userViewSchema = z.object({
+  uuid: z.uuid(),
+  username: z.string(),
+  full_name: z.string(),
+  email: z.string(),
+  is_staff: z.boolean(),
+  is_active: z.boolean(),
+  date_joined: z.iso.datetime({ offset: true }),
+});
+export type UserView = z.infer<typeof userViewSchema>;
+
+export const userListQuery = z.object({
+  ...paginationQuery,
+  username: z.string().max(150).optional().meta({ description: 'Exact username' }),
+  is_staff: queryBoolean().optional(),
+  customer_uuid: z
+    .uuid({ error: messages.uuid })
+    .optional()
+    .meta({ description: 'Users with a role in this customer' }),
+  project_uuid: z
+    .uuid({ error: messages.uuid })
+    .optional()
+    .meta({ description: 'Users with a role in this project' }),
+});
+
+export const USER_OPERATIONS = {
+  list: operation('marketplace.users.list', { query: userListQuery }),
+  me: operation('marketplace.users.me', {}),
+  get: operation('marketplace.users.get', { params: uuidParams }),
+  create: operation('marketplace.users.create', { body: createUserBody }),
+  update: operation('marketplace.users.update', { params: uuidParams, body: updateUserBody }),
+  delete: operation('marketplace.users.delete', { params: uuidParams }),
+};
