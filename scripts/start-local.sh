@@ -52,6 +52,8 @@ fi
 say "applying migrations"
 "$NODE" dist/apps/order-service/apps/order-service/src/migrate.js
 "$NODE" dist/apps/vsphere-adapter/apps/vsphere-adapter/src/migrate.js
+say "local demo: staff user 'admin'; its API token is the next line (send it as 'Authorization: Token <token>')"
+"$NODE" dist/apps/order-service/apps/order-service/src/create-staff.js admin | tail -n 1
 
 if [ "${START_VCSIM:-1}" != 0 ]; then
   bash scripts/vcsim/start.sh "${VCSIM_LISTEN:-127.0.0.1:8989}" &

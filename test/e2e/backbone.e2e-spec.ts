@@ -58,7 +58,7 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     orderService = new AppProcess('order-service', env());
     adapter = new AppProcess('vsphere-adapter', env());
     await Promise.all([orderService.start(), adapter.start()]);
-    client = await openRequestClient();
+    client = await openRequestClient(nats.topology.namespace);
     offering = unwrap(
       await client.request<RequestReply<OfferingView>>(ORDER_PATTERNS.createOffering, {
         name: 'vCenter A',

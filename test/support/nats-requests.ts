@@ -1,13 +1,13 @@
-import { ClientNats } from '@nestjs/microservices';
+import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { firstValueFrom, timeout } from 'rxjs';
 import { testEnv } from './test-env';
 
-/** A client that asks the services over core NATS exactly as the gateway does. */
-export async function openRequestClient(): Promise<{
+/** A client that asks the services of one namespace over core NATS exactly as the gateway does. */
+export async function openRequestClient(namespace: string): Promise<{
   request<T>(pattern: string, payload: unknown): Promise<T>;
   close(): Promise<void>;
 }> {
-  const client = new ClientNats({ servers: [testEnv.natsUrl] });
+  const client = new NamespacedNatsClient({ servers: [testEnv.natsUrl] }, namespace);
   await client.connect();
   return {
     request: <T>(pattern: string, payload: unknown) =>

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from './config/gateway.config';
 import { HealthController } from './controllers/health.controller';
 import { ApiHandler } from './rest/api-handler';
@@ -18,10 +18,10 @@ export class AppModule {
         {
           provide: SERVICES_CLIENT,
           useFactory: async () => {
-            const client = ClientProxyFactory.create({
-              transport: Transport.NATS,
-              options: { servers: [config.NATS_URL], name: 'gateway', maxReconnectAttempts: -1 },
-            });
+            const client = new NamespacedNatsClient(
+              { servers: [config.NATS_URL], name: 'gateway', maxReconnectAttempts: -1 },
+              config.NATS_NAMESPACE,
+            );
             await client.connect();
             return client;
           },

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
+import { NamespacedNatsServer } from '@app/messaging/requests/namespaced-nats';
 import { ConfigError, createLogger, NestJsonLogger } from '@app/platform';
 import { AppModule } from './app.module';
 import { loadSyncSchedulerConfig } from './config/sync-scheduler.config';
@@ -20,8 +21,10 @@ async function bootstrap(): Promise<void> {
   const logger = createLogger('sync-scheduler', config.LOG_LEVEL);
   try {
     const app = await NestFactory.createMicroservice<MicroserviceOptions>(AppModule, {
-      transport: Transport.NATS,
-      options: { servers: [config.NATS_URL], queue: 'sync-scheduler', name: 'sync-scheduler' },
+      strategy: new NamespacedNatsServer(
+        { servers: [config.NATS_URL], queue: 'sync-scheduler', name: 'sync-scheduler' },
+        config.NATS_NAMESPACE,
+      ),
       logger: new NestJsonLogger(logger),
     });
     app.enableShutdownHooks();

@@ -13,3 +13,4 @@ export * from './migrations/outbox-inbox.sql';
 export * from './runtime/service-runtime';
 export * from './requests/parse-request';
 export * from './runtime/bootstrap-service';
+export * from './requests/namespaced-nats';

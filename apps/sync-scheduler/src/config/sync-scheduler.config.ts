@@ -3,6 +3,7 @@ import { env, loadConfig } from '@app/platform';
 
 const schema = z.object({
   NATS_URL: env.natsUrl(),
+  NATS_NAMESPACE: env.natsNamespace(),
   LOG_LEVEL: env.logLevel(),
 });
 

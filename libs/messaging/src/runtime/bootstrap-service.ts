@@ -1,6 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Topology } from '@app/contracts';
 import { ConfigError } from '@app/platform/config/load-config';
 import { createLogger, NestJsonLogger, type Logger } from '@app/platform/logging/json-logger';
@@ -11,6 +11,7 @@ import {
 } from '@app/platform/persistence/data-source';
 import type { StreamSpec } from '../jetstream/ensure-topology';
 import { ServiceRuntime } from './service-runtime';
+import { NamespacedNatsServer } from '../requests/namespaced-nats';
 
 /** The variables every event-driven service reads. */
 export interface ServiceConfig {
@@ -103,8 +104,10 @@ export async function bootstrapService<C extends ServiceConfig>(
     const app = await NestFactory.createMicroservice<MicroserviceOptions>(
       definition.module(config, runtime),
       {
-        transport: Transport.NATS,
-        options: { servers: [config.NATS_URL], queue: definition.app, name: `${definition.app}-requests` },
+        strategy: new NamespacedNatsServer(
+          { servers: [config.NATS_URL], queue: definition.app, name: `${definition.app}-requests` },
+          config.NATS_NAMESPACE,
+        ),
         logger: new NestJsonLogger(logger),
       },
     );
