@@ -164,7 +164,8 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
   });
 
   it('OrderDone moves the order to done and records the VM id; a late second answer changes nothing', async () => {
-    await adapter.stop();
+    await adapter.stop(); // SIGTERM: the consumer stops first, then the runtime closes
+    expect(adapter.lines.some((line) => line.msg === 'vsphere-adapter stopped')).toBe(true);
     const order = await submitOrder();
     const done = buildEnvelope(
       OrderDoneEvent,

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
+import { RuntimeLifecycle, SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 import { CONFIG } from './config/config.token';
 import type { OrderServiceConfig } from './config/order-service.config';
 import { AuthController } from './controllers/auth.controller';
@@ -51,6 +51,7 @@ export class AppModule {
         OrderSubmissionService,
         OrderOutcomeService,
         OrderOutcomesConsumer,
+        RuntimeLifecycle,
         // Identity and access: users, tokens, customers, projects, role grants.
         UserRepository,
         ApiTokenRepository,

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
+import { RuntimeLifecycle, SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 import { CONFIG, type VsphereAdapterConfig } from './config/vsphere-adapter.config';
 import { HealthController } from './controllers/health.controller';
 import { OrderSubmittedConsumer } from './controllers/order-submitted.consumer';
@@ -16,6 +16,7 @@ export class AppModule {
         { provide: SERVICE_RUNTIME, useValue: runtime },
         OrderProvisioningService,
         OrderSubmittedConsumer,
+        RuntimeLifecycle,
       ],
     };
   }

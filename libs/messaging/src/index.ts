@@ -14,3 +14,4 @@ export * from './runtime/service-runtime';
 export * from './requests/parse-request';
 export * from './runtime/bootstrap-service';
 export * from './requests/namespaced-nats';
+export * from './runtime/runtime-lifecycle';

@@ -1,4 +1,9 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { OrderDoneEvent, OrderErredEvent } from '@app/contracts';
 import {
   ConsumerRunner,
@@ -14,7 +19,7 @@ import { OrderOutcomeService } from '../services/order-outcome.service';
 
 /** The JetStream side of the order service: OrderDone and OrderErred from the adapters. */
 @Injectable()
-export class OrderOutcomesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrderOutcomesConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private runner?: ConsumerRunner;
 
   constructor(
@@ -39,11 +44,9 @@ export class OrderOutcomesConsumer implements OnApplicationBootstrap, OnApplicat
       ],
     });
     await this.runner.start();
-    this.runtime.relay.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.runner?.stop();
-    await this.runtime.close();
   }
 }

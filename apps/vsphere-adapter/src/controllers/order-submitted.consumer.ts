@@ -1,4 +1,9 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { OrderSubmittedEvent } from '@app/contracts';
 import {
   ConsumerRunner,
@@ -13,7 +18,7 @@ import { OrderProvisioningService } from '../services/order-provisioning.service
 
 /** OrderSubmitted for `VMware.VirtualMachine` offerings, pulled from the marketplace stream. */
 @Injectable()
-export class OrderSubmittedConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrderSubmittedConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private runner?: ConsumerRunner;
 
   constructor(
@@ -39,11 +44,9 @@ export class OrderSubmittedConsumer implements OnApplicationBootstrap, OnApplica
       routes: [route(OrderSubmittedEvent, (envelope) => this.provisioning.onOrderSubmitted(envelope))],
     });
     await this.runner.start();
-    this.runtime.relay.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.runner?.stop();
-    await this.runtime.close();
   }
 }
