@@ -197,4 +197,31 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     );
     expect(after.state).toBe('done');
   });
+
+  it('two adapter instances share the durable consumer: every order is answered once, by one of them', async () => {
+    const second = new AppProcess('vsphere-adapter', env());
+    await second.start();
+    try {
+      const orders = await Promise.all(Array.from({ length: 24 }, () => submitOrder()));
+      const settled = await Promise.all(orders.map((order) => settledOrder(order.uuid)));
+      expect(settled.every((order) => order.state === 'erred')).toBe(true);
+
+      const answered = (instance: AppProcess) =>
+        new Set(
+          instance.lines
+            .filter((line) => line.msg === 'OrderSubmitted answered with OrderErred')
+            .map((line) => String(line.orderUuid)),
+        );
+      const byFirst = answered(adapter);
+      const bySecond = answered(second);
+      for (const order of orders) {
+        expect(Number(byFirst.has(order.uuid)) + Number(bySecond.has(order.uuid))).toBe(1);
+        expect(await answersFor(order.uuid)).toHaveLength(1);
+      }
+      expect(byFirst.size).toBeGreaterThan(0);
+      expect(bySecond.size).toBeGreaterThan(0);
+    } finally {
+      await second.stop();
+    }
+  });
 });

@@ -7,8 +7,8 @@ import { DONE, SERVICE_RUNTIME, type HandlerOutcome, type ServiceRuntime } from 
  * in one transaction, and the relay publishes the answer after the commit.
  *
  * Backbone stage: the adapter has no vCenter client and no credential store yet, so it cannot
- * provision and says so on the order (OrderErred) instead of pretending. The vCenter work replaces
- * `answer` when the client lands.
+ * provision and says so on the order (OrderErred) instead of pretending. The vCenter work (deploy,
+ * hardware, OrderDone) takes the place of this effect when the adapter gets its vCenter connection.
  */
 @Injectable()
 export class OrderProvisioningService {
@@ -27,9 +27,12 @@ export class OrderProvisioningService {
         orderUuid,
       );
     });
-    if (result.duplicate)
+    if (result.duplicate) {
       logger.info({ eventId: envelope.id }, 'OrderSubmitted already answered; redelivery acknowledged');
-    else this.runtime.relay.wake();
+    } else {
+      logger.info({ eventId: envelope.id }, 'OrderSubmitted answered with OrderErred');
+      this.runtime.relay.wake();
+    }
     return DONE;
   }
 }
