@@ -66,32 +66,37 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const pgid = child.pid!;
 
-    let health: { status: string; services: Record<string, { status: string }> } | undefined;
-    const deadline = Date.now() + 150_000;
-    while (!health && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-      if (response?.ok) health = (await response.json()) as typeof health;
+    try {
+      let health: { status: string; services: Record<string, { status: string }> } | undefined;
+      const deadline = Date.now() + 150_000;
+      while (!health && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+        if (response?.ok) health = (await response.json()) as typeof health;
+      }
+      if (!health) throw new Error(`the gateway never answered healthy:\n${output.slice(-3000)}`);
+
+      expect(health.status).toBe('ok');
+      expect(Object.keys(health.services).sort()).toEqual([
+        'order-service',
+        'sync-scheduler',
+        'vsphere-adapter',
+      ]);
+      const running = processesInGroup(pgid).join('\n');
+      expect(running).toMatch(/\.cache\/vcsim\/bin\/vcsim/);
+      for (const app of ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway'])
+        expect(running).toContain(`dist/apps/${app}/`);
+
+      process.kill(-pgid, 'SIGINT');
+      await exited;
+      const deadlineStop = Date.now() + 15_000;
+      while (processesInGroup(pgid).length > 0 && Date.now() < deadlineStop)
+        await new Promise((r) => setTimeout(r, 200));
+      expect(processesInGroup(pgid)).toEqual([]);
+      expect(output).toContain('[start] stopped');
+    } finally {
+      // A failed run must not leave a whole system behind.
+      if (processesInGroup(pgid).length > 0) process.kill(-pgid, 'SIGKILL');
     }
-    if (!health) throw new Error(`the gateway never answered healthy:\n${output.slice(-3000)}`);
-
-    expect(health.status).toBe('ok');
-    expect(Object.keys(health.services).sort()).toEqual([
-      'order-service',
-      'sync-scheduler',
-      'vsphere-adapter',
-    ]);
-    const running = processesInGroup(pgid).join('\n');
-    expect(running).toMatch(/\.cache\/vcsim\/bin\/vcsim/);
-    for (const app of ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway'])
-      expect(running).toContain(`dist/apps/${app}/`);
-
-    process.kill(-pgid, 'SIGINT');
-    await exited;
-    const deadlineStop = Date.now() + 15_000;
-    while (processesInGroup(pgid).length > 0 && Date.now() < deadlineStop)
-      await new Promise((r) => setTimeout(r, 200));
-    expect(processesInGroup(pgid)).toEqual([]);
-    expect(output).toContain('[start] stopped');
   });
 });
