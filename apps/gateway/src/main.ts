@@ -1,21 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, createLogger, NestJsonLogger } from '@app/platform';
+import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
 import { AppModule } from './app.module';
-import { loadGatewayConfig, type GatewayConfig } from './config/gateway.config';
+import { loadGatewayConfig } from './config/gateway.config';
 
 async function bootstrap(): Promise<void> {
-  let config: GatewayConfig;
-  try {
-    config = loadGatewayConfig();
-  } catch (error) {
-    const problems = error instanceof ConfigError ? error.problems : undefined;
-    createLogger('gateway', 'info').fatal(
-      { problems },
-      error instanceof Error ? error.message : String(error),
-    );
-    process.exit(1);
-  }
+  const config = readConfigOrExit('gateway', () => loadGatewayConfig());
   const logger = createLogger('gateway', config.LOG_LEVEL);
   try {
     const app = await NestFactory.create(AppModule.register(config), {

@@ -2,7 +2,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Topology } from '@app/contracts';
-import { ConfigError } from '@app/platform/config/load-config';
+import { readConfigOrExit } from '@app/platform/config/read-config-or-exit';
 import { createLogger, NestJsonLogger, type Logger } from '@app/platform/logging/json-logger';
 import {
   createServiceDataSource,
@@ -36,20 +36,6 @@ export interface ServiceDefinition<C extends ServiceConfig> {
   module: (config: C, runtime: ServiceRuntime) => DynamicModule;
 }
 
-function readConfig<C extends ServiceConfig>(definition: ServiceDefinition<C>): C {
-  try {
-    return definition.loadConfig();
-  } catch (error) {
-    // Before the config is known, the log level is not: report at the default one and stop.
-    const logger = createLogger(definition.app, 'info');
-    logger.fatal(
-      { problems: error instanceof ConfigError ? error.problems : undefined },
-      String(error instanceof Error ? error.message : error),
-    );
-    process.exit(1);
-  }
-}
-
 function dataSourceFor<C extends ServiceConfig>(definition: ServiceDefinition<C>, config: C) {
   return createServiceDataSource({
     url: config.DATABASE_URL,
@@ -64,7 +50,7 @@ function dataSourceFor<C extends ServiceConfig>(definition: ServiceDefinition<C>
 export async function migrateService<C extends ServiceConfig>(
   definition: ServiceDefinition<C>,
 ): Promise<void> {
-  const config = readConfig(definition);
+  const config = readConfigOrExit(definition.app, definition.loadConfig);
   const logger = createLogger(definition.app, config.LOG_LEVEL);
   const dataSource = dataSourceFor(definition, config);
   await dataSource.initialize();
@@ -83,7 +69,7 @@ export async function migrateService<C extends ServiceConfig>(
 export async function bootstrapService<C extends ServiceConfig>(
   definition: ServiceDefinition<C>,
 ): Promise<void> {
-  const config = readConfig(definition);
+  const config = readConfigOrExit(definition.app, definition.loadConfig);
   const logger: Logger = createLogger(definition.app, config.LOG_LEVEL);
   try {
     const dataSource = dataSourceFor(definition, config);
