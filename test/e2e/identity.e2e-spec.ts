@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -18,17 +18,6 @@ interface Answer {
   status: number;
   body: unknown;
   headers: Headers;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 describe('identity and access through the gateway: users, tokens, customers, projects, roles', () => {

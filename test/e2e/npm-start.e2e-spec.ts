@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { testEnv, uniqueToken } from '../support/test-env';
@@ -7,17 +7,6 @@ import { testEnv, uniqueToken } from '../support/test-env';
 jest.setTimeout(180_000);
 
 const ROOT = join(__dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function processesInGroup(pgid: number): string[] {
   try {
