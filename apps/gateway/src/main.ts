@@ -1,8 +1,11 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
 import { AppModule } from './app.module';
 import { loadGatewayConfig } from './config/gateway.config';
+import { hardenServer, hygieneMiddleware } from './rest/http-hygiene';
+import type { ExpressApp } from './rest/http-types';
 
 async function bootstrap(): Promise<void> {
   const config = readConfigOrExit('gateway', () => loadGatewayConfig());
@@ -12,8 +15,16 @@ async function bootstrap(): Promise<void> {
       logger: new NestJsonLogger(logger),
       // The REST layer reads bodies itself, so a malformed one is a clean 400 rather than Express's HTML error.
       bodyParser: false,
+      // A shutdown ends open connections rather than waiting on a client that never finishes.
+      forceCloseConnections: true,
     });
     app.enableShutdownHooks();
+    // HTTP settings, before any route: no framework banner, security headers and request bounds
+    // on every answer, JSON answers to what Node refuses before a request exists.
+    const express = app.getHttpAdapter().getInstance() as ExpressApp;
+    express.disable('x-powered-by');
+    express.use(hygieneMiddleware);
+    hardenServer(app.getHttpServer() as Server);
     await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
     logger.info({ url: await app.getUrl() }, 'gateway listening');
   } catch (error) {

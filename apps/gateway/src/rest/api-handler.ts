@@ -1,6 +1,12 @@
 import { HttpException, Injectable } from '@nestjs/common';
-import type { OperationPayload, Page, RequestReply } from '@app/contracts';
-import { parseRequest } from '@app/messaging/requests/parse-request';
+import {
+  validateRequest,
+  type OperationPayload,
+  type Page,
+  type PublicOperationPayload,
+  type RequestReply,
+  type ThrottledReply,
+} from '@app/contracts';
 import type { z } from 'zod';
 import { ServiceRequester } from '../services/service-requester';
 import { CallerResolver } from './caller-resolver';
@@ -29,27 +35,33 @@ export class ApiHandler {
     fallbackOrigin: string,
   ): Promise<void> {
     try {
-      const caller = await this.callers.resolve(request.headers.authorization);
+      const address = clientAddress(request);
+      // Public operations (login) carry the client's address; all others the caller the token names.
+      const who =
+        route.operation.auth === 'none'
+          ? { client: { address } }
+          : {
+              caller: {
+                user_uuid: (await this.callers.resolve(request.headers.authorization)).user_uuid,
+                address,
+              },
+            };
       const params = validate(route.operation.params, request.params);
       const query = validate(route.operation.query, request.query);
       const body = route.method === 'post' || route.method === 'patch' ? await readJsonBody(request) : {};
       validate(route.operation.body, body);
       // The raw parts travel on: the service validates the very same schemas again.
-      const payload: OperationPayload = {
-        caller: { user_uuid: caller.user_uuid },
+      const payload: OperationPayload | PublicOperationPayload = {
+        ...who,
         params: request.params,
         query: request.query,
         body,
       };
-      const reply = await this.requester.request<RequestReply<unknown>>(route.operation.pattern, payload);
-      if (reply.status === 'error') {
-        const headers: Record<string, string> = reply.code === 401 ? { 'WWW-Authenticate': 'Token' } : {};
-        throw new ApiError(
-          reply.code,
-          reply.fields ?? { detail: reply.detail ?? 'Request refused.' },
-          headers,
-        );
-      }
+      const reply = await this.requester.request<RequestReply<unknown> | ThrottledReply>(
+        route.operation.pattern,
+        payload,
+      );
+      if (reply.status === 'error') throw refusal(reply);
       this.answer(route, request, response, Links.for(request, fallbackOrigin), reply.data, {
         params,
         query,
@@ -91,8 +103,22 @@ export class ApiHandler {
   }
 }
 
+/** The address the request came from. Forwarding headers are not trusted: any client can write them. */
+function clientAddress(request: HttpRequest): string {
+  return request.socket.remoteAddress ?? 'unknown';
+}
+
+/** A service's refusal as the HTTP answer: its status, its body, and the headers that status calls for. */
+function refusal(reply: Exclude<RequestReply<unknown> | ThrottledReply, { status: 'ok' }>): ApiError {
+  if (reply.code === 429) {
+    return new ApiError(429, { detail: reply.detail }, { 'Retry-After': String(reply.retry_after_s) });
+  }
+  const headers: Record<string, string> = reply.code === 401 ? { 'WWW-Authenticate': 'Token' } : {};
+  return new ApiError(reply.code, reply.fields ?? { detail: reply.detail ?? 'Request refused.' }, headers);
+}
+
 function validate(schema: z.ZodType, value: unknown): unknown {
-  const parsed = parseRequest(schema, value);
+  const parsed = validateRequest(schema, value);
   if (parsed.ok) return parsed.value;
   const { fields, detail } =
     parsed.reply.status === 'error' ? parsed.reply : { fields: undefined, detail: undefined };

@@ -1,11 +1,14 @@
-import type { Operation } from '@app/contracts';
+import type { Operation, PublicOperation } from '@app/contracts';
 import type { z } from 'zod';
 import type { HttpHandler, HttpMethod } from './http-types';
 import type { Links } from './links';
 
-export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType>;
+export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType> | PublicOperation<z.ZodType>;
 
-/** A REST endpoint answered by a service over NATS: everything the router and the OpenAPI document need. */
+/**
+ * A REST endpoint answered by a service over NATS: everything the router and the OpenAPI document
+ * need. Its operation says whether it takes a token (`auth: 'token'`) or is public (login).
+ */
 export interface ApiRoute {
   readonly kind: 'api';
   readonly method: HttpMethod;
@@ -16,6 +19,8 @@ export interface ApiRoute {
   readonly tag: string;
   readonly operation: AnyOperation;
   readonly status: 200 | 201 | 204;
+  /** Checks a password, so may answer 429 (documented as such). */
+  readonly throttled?: boolean;
   /** The response body's schema (one item for a list) and how a view becomes it (adds `url` and links). */
   readonly response?: {
     readonly schema: z.ZodType;
