@@ -28,6 +28,12 @@ module.exports = {
         '<rootDir>/test/integration/**/*.int-spec.ts',
       ],
     },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      // Fails a file whose tokens or passwords show up in an app's log or an answer.
+      setupFilesAfterEnv: ['<rootDir>/test/support/secret-scan.setup.ts'],
+    },
   ],
 };
