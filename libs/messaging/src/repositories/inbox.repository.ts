@@ -33,11 +33,13 @@ export class InboxRepository {
    * copy of them can arrive again, so their ids guard nothing.
    */
   async prune(olderThanMs: number): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
-      `DELETE FROM "${this.schema}"."inbox"
-       WHERE "received_at" < now() - make_interval(secs => $1::double precision / 1000) RETURNING 1`,
+    const [row]: { deleted: number }[] = await this.dataSource.query(
+      `WITH "gone" AS (
+         DELETE FROM "${this.schema}"."inbox"
+         WHERE "received_at" < now() - make_interval(secs => $1::double precision / 1000) RETURNING 1)
+       SELECT count(*)::int AS "deleted" FROM "gone"`,
       [olderThanMs],
     );
-    return rows.length;
+    return row.deleted;
   }
 }

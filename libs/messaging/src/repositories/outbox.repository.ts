@@ -126,11 +126,13 @@ export class OutboxRepository {
 
   /** Deletes published events older than the horizon: JetStream holds them from then on. */
   async prunePublished(dataSource: DataSource, olderThanMs: number): Promise<number> {
-    const rows: unknown[] = await dataSource.query(
-      `DELETE FROM "${this.schema}"."outbox"
-       WHERE "published_at" < now() - make_interval(secs => $1::double precision / 1000) RETURNING 1`,
+    const [row]: { deleted: number }[] = await dataSource.query(
+      `WITH "gone" AS (
+         DELETE FROM "${this.schema}"."outbox"
+         WHERE "published_at" < now() - make_interval(secs => $1::double precision / 1000) RETURNING 1)
+       SELECT count(*)::int AS "deleted" FROM "gone"`,
       [olderThanMs],
     );
-    return rows.length;
+    return row.deleted;
   }
 }
