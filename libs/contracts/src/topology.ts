@@ -17,6 +17,8 @@ export interface Topology {
     orderSubmitted(offeringType: string): string;
     readonly orderDone: string;
     readonly orderErred: string;
+    /** An offering created, changed or moved to another state (for SSE). */
+    readonly offeringChanged: string;
   };
   readonly consumers: {
     readonly adapterOrderSubmitted: {
@@ -58,6 +60,7 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
       orderSubmitted,
       orderDone: `${namespace}.vsphere.order.done`,
       orderErred: `${namespace}.vsphere.order.erred`,
+      offeringChanged: `${namespace}.marketplace.offering.changed`,
     },
     consumers: {
       adapterOrderSubmitted: {
