@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@app/platform';
+import { appConfigSchema, loadConfig } from '@app/platform';
 
-const schema = z.object({
-  NATS_URL: env.natsUrl(),
-  NATS_NAMESPACE: env.natsNamespace(),
-  LOG_LEVEL: env.logLevel(),
-});
+const schema = appConfigSchema({});
 
 export type SyncSchedulerConfig = z.infer<typeof schema>;
 

@@ -2,6 +2,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Topology } from '@app/contracts';
+import type { ServiceBaseConfig } from '@app/platform/config/base-config';
 import { readConfigOrExit } from '@app/platform/config/read-config-or-exit';
 import { createLogger, NestJsonLogger, type Logger } from '@app/platform/logging/json-logger';
 import {
@@ -12,16 +13,10 @@ import {
 import type { StreamSpec } from '../jetstream/ensure-topology';
 import { ServiceRuntime } from './service-runtime';
 import { NamespacedNatsServer } from '../requests/namespaced-nats';
+import { natsConnectionOptions } from '../nats/nats-options';
 
-/** The variables every event-driven service reads. */
-export interface ServiceConfig {
-  DATABASE_URL: string;
-  NATS_URL: string;
-  NATS_NAMESPACE: string;
-  LOG_LEVEL: string;
-  OUTBOX_SWEEP_MS: number;
-  EVENT_HISTORY_MS: number;
-}
+/** The variables every event-driven service reads (the base schema each one extends). */
+export type ServiceConfig = ServiceBaseConfig;
 
 export interface ServiceDefinition<C extends ServiceConfig> {
   app: string;
@@ -81,7 +76,7 @@ export async function bootstrapService<C extends ServiceConfig>(
       logger,
       dataSource,
       schema: definition.schema,
-      natsUrl: config.NATS_URL,
+      nats: natsConnectionOptions(config, definition.app),
       namespace: config.NATS_NAMESPACE,
       outboxSweepMs: config.OUTBOX_SWEEP_MS,
       ownedStreams: (topology) => definition.ownedStreams(topology, config),
@@ -91,7 +86,10 @@ export async function bootstrapService<C extends ServiceConfig>(
       definition.module(config, runtime),
       {
         strategy: new NamespacedNatsServer(
-          { servers: [config.NATS_URL], queue: definition.app, name: `${definition.app}-requests` },
+          {
+            ...natsConnectionOptions(config, definition.app, `${definition.app}-requests`),
+            queue: definition.app,
+          },
           config.NATS_NAMESPACE,
         ),
         logger: new NestJsonLogger(logger),
