@@ -3,6 +3,8 @@ import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from './config/gateway.config';
 import { HealthController } from './controllers/health.controller';
+import { MetricsController } from './controllers/metrics.controller';
+import { GatewayMetrics } from './metrics/gateway-metrics';
 import { ApiHandler } from './rest/api-handler';
 import { CallerResolver } from './rest/caller-resolver';
 import { RestRouter } from './rest/rest-router';
@@ -13,7 +15,7 @@ export class AppModule {
   static register(config: GatewayConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: CONFIG, useValue: config },
         {
@@ -28,6 +30,7 @@ export class AppModule {
           },
         },
         ServiceRequester,
+        GatewayMetrics,
         CallerResolver,
         ApiHandler,
         RestRouter,

@@ -4,6 +4,8 @@ import type { MicroserviceOptions } from '@nestjs/microservices';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsServer } from '@app/messaging/requests/namespaced-nats';
 import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
+import { createMetricsRegistry, startMetricsServer } from '@app/platform/metrics';
+import { installShutdownDeadline } from '@app/platform/runtime/shutdown-deadline';
 import { AppModule } from './app.module';
 import { loadSyncSchedulerConfig } from './config/sync-scheduler.config';
 
@@ -15,12 +17,19 @@ async function bootstrap(): Promise<void> {
       strategy: new NamespacedNatsServer(
         { ...natsConnectionOptions(config, 'sync-scheduler'), queue: 'sync-scheduler' },
         config.NATS_NAMESPACE,
+        { shutdownGraceMs: config.SHUTDOWN_GRACE_MS },
       ),
       logger: new NestJsonLogger(logger),
     });
     app.enableShutdownHooks();
+    installShutdownDeadline(logger, config.SHUTDOWN_GRACE_MS);
     await app.listen();
-    logger.info('sync-scheduler started');
+    const metrics = await startMetricsServer(
+      createMetricsRegistry('sync-scheduler'),
+      config.METRICS_HOST,
+      config.METRICS_PORT,
+    );
+    logger.info({ metrics: metrics.url }, 'sync-scheduler started');
   } catch (error) {
     logger.fatal({ err: error }, 'sync-scheduler failed to start');
     process.exit(1);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { loadConfig, serviceConfigSchema } from '@app/platform';
+import { loadConfig, metricsConfigShape, serviceConfigSchema } from '@app/platform';
 
-const schema = serviceConfigSchema({});
+const schema = serviceConfigSchema({ ...metricsConfigShape(9101) });
 
 export type OrderServiceConfig = z.infer<typeof schema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { appConfigSchema, loadConfig } from '@app/platform';
+import { appConfigSchema, loadConfig, metricsConfigShape } from '@app/platform';
 
-const schema = appConfigSchema({});
+const schema = appConfigSchema({ ...metricsConfigShape(9103) });
 
 export type SyncSchedulerConfig = z.infer<typeof schema>;
 

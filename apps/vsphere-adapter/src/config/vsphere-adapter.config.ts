@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { loadConfig, serviceConfigSchema } from '@app/platform';
+import { loadConfig, metricsConfigShape, serviceConfigSchema } from '@app/platform';
 
 const schema = serviceConfigSchema({
+  ...metricsConfigShape(9102),
   ORDER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(256).default(8),
 });
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { env } from './load-config';
 
 /**
- * The variables every app reads: where NATS is and how to authenticate to it, and the log level.
+ * The variables every app reads: where NATS is and how to authenticate to it, the log level and
+ * the shutdown grace period.
  * No credentials at all is allowed (a development NATS without auth); a server that requires them
  * refuses such a connection, so the secure choice is made by the server's configuration.
  */
@@ -28,6 +29,8 @@ export const natsConfigShape = {
   NATS_RECONNECT_JITTER_MS: env.milliseconds(500),
   NATS_RECONNECT_JITTER_TLS_MS: env.milliseconds(1_000),
   LOG_LEVEL: env.logLevel(),
+  /** How long a SIGTERM waits for the work in flight before the process ends anyway. */
+  SHUTDOWN_GRACE_MS: env.milliseconds(10_000),
 };
 
 /** What the two services that own a Postgres schema and an outbox read on top of the NATS base. */
@@ -35,8 +38,16 @@ export const serviceConfigShape = {
   DATABASE_URL: env.postgresUrl(),
   OUTBOX_SWEEP_MS: env.milliseconds(5_000),
   CONSUMER_ACK_WAIT_MS: env.milliseconds(30_000),
+  /** A handler still running after this is abandoned and its message redelivered. */
+  CONSUMER_HANDLER_TIMEOUT_MS: env.milliseconds(120_000),
   EVENT_HISTORY_MS: env.milliseconds(7 * 24 * 3_600_000),
 };
+
+/** Where an app serves `/metrics` on a port of its own; each app has its own default port. */
+export function metricsConfigShape(defaultPort: number) {
+  return { METRICS_HOST: z.string().default('127.0.0.1'), METRICS_PORT: env.port(defaultPort) };
+}
+export type MetricsConfig = z.output<z.ZodObject<ReturnType<typeof metricsConfigShape>>>;
 
 export type NatsConfig = z.output<z.ZodObject<typeof natsConfigShape>>;
 export type ServiceBaseConfig = NatsConfig & z.output<z.ZodObject<typeof serviceConfigShape>>;

@@ -47,8 +47,10 @@ describe('the base schemas every app extends', () => {
       NATS_RECONNECT_JITTER_MS: 500,
       NATS_RECONNECT_JITTER_TLS_MS: 1_000,
       LOG_LEVEL: 'info',
+      SHUTDOWN_GRACE_MS: 10_000,
       OUTBOX_SWEEP_MS: 5_000,
       CONSUMER_ACK_WAIT_MS: 30_000,
+      CONSUMER_HANDLER_TIMEOUT_MS: 120_000,
       EVENT_HISTORY_MS: 7 * 24 * 3_600_000,
       ORDER_CONCURRENCY: 8,
     });
