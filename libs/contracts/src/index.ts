@@ -16,3 +16,4 @@ export * from './identity/users.request';
 export * from './marketplace/offering-types';
 export * from './marketplace/offerings.request';
 export * from './marketplace/offering-changed.event';
+export * from './nats/nats-permissions';

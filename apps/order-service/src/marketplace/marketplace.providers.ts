@@ -1,4 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
+import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { CONFIG } from '../config/config.token';
 import type { OrderServiceConfig } from '../config/order-service.config';
@@ -28,7 +29,7 @@ export const MARKETPLACE_PROVIDERS: Provider[] = [
     inject: [CONFIG],
     useFactory: async (config: OrderServiceConfig) => {
       const client = new NamespacedNatsClient(
-        { servers: [config.NATS_URL], name: 'order-service-to-adapter', maxReconnectAttempts: -1 },
+        natsConnectionOptions(config, 'order-service', 'order-service-to-adapter'),
         config.NATS_NAMESPACE,
       );
       await client.connect();
