@@ -13,3 +13,4 @@ export * from './identity/role-grants';
 export * from './identity/customers.request';
 export * from './identity/projects.request';
 export * from './identity/users.request';
+export * from './vsphere';

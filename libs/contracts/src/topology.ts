@@ -11,12 +11,20 @@ export interface Topology {
   readonly streams: {
     readonly marketplace: { readonly name: string; readonly subjects: string[] };
     readonly vsphere: { readonly name: string; readonly subjects: string[] };
+    /** Owned by the sync-scheduler, which publishes to it directly (it has no outbox). */
+    readonly scheduler: { readonly name: string; readonly subjects: string[] };
   };
   readonly subjects: {
     /** Per offering type: `<ns>.marketplace.order.submitted.<type token>`. */
     orderSubmitted(offeringType: string): string;
     readonly orderDone: string;
     readonly orderErred: string;
+    /** SyncRequested, published by the sync-scheduler. */
+    readonly syncRequested: string;
+    /** SyncStarted, SyncFinished, IntegrationStateChanged: published by the vSphere adapter. */
+    readonly syncStarted: string;
+    readonly syncFinished: string;
+    readonly integrationStateChanged: string;
   };
   readonly consumers: {
     readonly adapterOrderSubmitted: {
@@ -25,6 +33,11 @@ export interface Topology {
       readonly filter: string;
     };
     readonly orderServiceOutcomes: {
+      readonly stream: string;
+      readonly durable: string;
+      readonly filter: string;
+    };
+    readonly adapterSyncRequested: {
       readonly stream: string;
       readonly durable: string;
       readonly filter: string;
@@ -49,15 +62,21 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
   const streamPrefix = namespace.toUpperCase().replace(/-/g, '_');
   const marketplace = { name: `${streamPrefix}_MARKETPLACE`, subjects: [`${namespace}.marketplace.>`] };
   const vsphere = { name: `${streamPrefix}_VSPHERE`, subjects: [`${namespace}.vsphere.>`] };
+  const scheduler = { name: `${streamPrefix}_SCHEDULER`, subjects: [`${namespace}.scheduler.>`] };
+  const syncRequested = `${namespace}.scheduler.sync.requested`;
   const orderSubmitted = (offeringType: string) =>
     `${namespace}.marketplace.order.submitted.${offeringTypeToken(offeringType)}`;
   return {
     namespace,
-    streams: { marketplace, vsphere },
+    streams: { marketplace, vsphere, scheduler },
     subjects: {
       orderSubmitted,
       orderDone: `${namespace}.vsphere.order.done`,
       orderErred: `${namespace}.vsphere.order.erred`,
+      syncRequested,
+      syncStarted: `${namespace}.vsphere.integration.sync.started`,
+      syncFinished: `${namespace}.vsphere.integration.sync.finished`,
+      integrationStateChanged: `${namespace}.vsphere.integration.state.changed`,
     },
     consumers: {
       adapterOrderSubmitted: {
@@ -69,6 +88,11 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
         stream: vsphere.name,
         durable: 'order-service-order-outcomes',
         filter: `${namespace}.vsphere.order.>`,
+      },
+      adapterSyncRequested: {
+        stream: scheduler.name,
+        durable: 'vsphere-adapter-sync-requested',
+        filter: syncRequested,
       },
     },
   };
