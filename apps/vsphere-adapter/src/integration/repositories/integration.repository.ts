@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { changedRows } from '../../repositories/changed-rows';
 import { IntegrationEntity } from '../entities/integration.entity';
 
 /** The fields a save or a synchronisation changes. */
@@ -41,12 +42,12 @@ export class IntegrationRepository {
    * offering has no integration.
    */
   async requestSync(offeringUuid: string, tx?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await (tx ?? this.dataSource.manager).query(
+    return changedRows(
+      tx ?? this.dataSource.manager,
       `UPDATE "vsphere"."integrations" SET "sync_requested_at" = coalesce("sync_requested_at", now())
        WHERE "offering_uuid" = $1 RETURNING 1`,
       [offeringUuid],
     );
-    return rows.length > 0;
   }
 
   /**
@@ -54,14 +55,14 @@ export class IntegrationRepository {
    * and marks the run, in the caller's transaction. The caller holds the offering's sync lock.
    */
   async claimSync(tx: EntityManager, offeringUuid: string): Promise<boolean> {
-    const rows: unknown[] = await tx.query(
+    return changedRows(
+      tx,
       `UPDATE "vsphere"."integrations"
        SET "sync_requested_at" = NULL, "sync_running_since" = now(), "last_sync_started" = now()
        WHERE "offering_uuid" = $1 AND ("sync_requested_at" IS NOT NULL OR "sync_running_since" IS NOT NULL)
        RETURNING 1`,
       [offeringUuid],
     );
-    return rows.length > 0;
   }
 
   /** True while a request waits for a run. */
@@ -93,11 +94,11 @@ export class IntegrationRepository {
 
   /** Replaces a sealed password only if it is still the one read (a concurrent save wins). */
   async resealPassword(offeringUuid: string, from: string, to: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    return changedRows(
+      this.dataSource.manager,
       `UPDATE "vsphere"."integrations" SET "password_sealed" = $3
        WHERE "offering_uuid" = $1 AND "password_sealed" = $2 RETURNING 1`,
       [offeringUuid, from, to],
     );
-    return rows.length > 0;
   }
 }

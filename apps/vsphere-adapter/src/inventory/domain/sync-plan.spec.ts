@@ -74,16 +74,16 @@ describe('planSync', () => {
       },
       {
         kind: 'templates',
+        backend_id: '4',
+        name: 'No-disk',
+        reason: 'vCenter did not report disks (capacity) for it.',
+      },
+      {
+        kind: 'templates',
         backend_id: '3',
         name: 'Skeleton',
         reason:
           'vCenter did not report cpu.count, cpu.cores_per_socket, memory.size_MiB, disks (capacity), guest_OS for it.',
-      },
-      {
-        kind: 'templates',
-        backend_id: '4',
-        name: 'No-disk',
-        reason: 'vCenter did not report disks (capacity) for it.',
       },
     ]);
     expect(plan.counts.templates).toBe(1);
@@ -100,8 +100,8 @@ describe('planSync', () => {
     const basic = planSync(empty, snapshot({ templates }), { basicMode: true });
     expect(basic.templates.create.map((t) => t.name)).toEqual(['one']);
     expect(basic.skipped.map((s) => [s.name, s.reason])).toEqual([
-      ['two', 'In basic mode only templates with exactly one network adapter are offered; it has 2.'],
       ['none', 'In basic mode only templates with exactly one network adapter are offered; it has 0.'],
+      ['two', 'In basic mode only templates with exactly one network adapter are offered; it has 2.'],
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { InventoryCounts, NetworkType, SkippedObject } from '@app/contracts';
+import { INVENTORY_KINDS, type InventoryCounts, type NetworkType, type SkippedObject } from '@app/contracts';
 import type { InventorySnapshot, RemoteNetwork } from '../../vcenter/ports/inventory-source.port';
 import { bytesToMb } from './datastore-size';
 import { diffInventory, type InventoryDiff } from './inventory-diff';
@@ -97,7 +97,8 @@ function heldAfter<E extends { backendId: string }, F>(
  * Compares what vCenter holds with what is stored and decides every change, skip and kept row of one
  * synchronisation. Templates: empty, skeleton or incomplete details are skipped with the reason, so
  * is one with other than one NIC in basic mode, and an unreadable one keeps its row. Datastores:
- * an absurd size skips only that datastore (its row kept). Uplink port groups are skipped. Pure.
+ * an absurd size skips only that datastore (its row kept). Uplink port groups are skipped. Skipped
+ * objects come sorted by kind and name. Pure.
  */
 export function planSync(
   stored: StoredInventory,
@@ -207,6 +208,14 @@ export function planSync(
     ),
     folders: diffInventory(stored.folders, placed(snapshot.folders), sameObject),
   };
+  // A stable order for people and tests: by kind, then name (vCenter lists in no set order).
+  const kindOrder = (kind: SkippedObject['kind']) => INVENTORY_KINDS.indexOf(kind);
+  skipped.sort(
+    (a, b) =>
+      kindOrder(a.kind) - kindOrder(b.kind) ||
+      a.name.localeCompare(b.name) ||
+      a.backend_id.localeCompare(b.backend_id),
+  );
   return {
     ...plan,
     templateDetailsRead,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import type { AssignmentKind } from '@app/contracts';
+import { changedRows } from '../../repositories/changed-rows';
 import { ASSIGNMENT_TABLES } from './inventory-tables';
 import type { PageRequest } from './inventory-query.repository';
 
@@ -120,12 +121,12 @@ export class AssignmentRepository {
   }
 
   async remove(kind: AssignmentKind, customerUuid: string, objectUuid: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    return changedRows(
+      this.dataSource.manager,
       `DELETE FROM "vsphere"."${ASSIGNMENT_TABLES[kind].assignments}"
        WHERE "customer_uuid" = $1 AND "object_uuid" = $2 RETURNING 1`,
       [customerUuid, objectUuid],
     );
-    return rows.length > 0;
   }
 
   async list(
