@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/common';
 import type { MicroserviceOptions } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { DependencyFailureFilter, NamespacedNatsServer, ServiceRuntime } from '@app/messaging';
 import { NestJsonLogger } from '@app/platform';
 import { createMetricsRegistry } from '@app/platform/metrics';
@@ -12,6 +13,16 @@ import { VSPHERE_ENTITIES } from '../../src/entities';
 import { vsphereAdapterDefinition } from '../../src/vsphere-adapter.definition';
 import { captureLogger } from '../../../../test/support/capture-logger';
 import { testEnv } from '../../../../test/support/test-env';
+
+/** The request server, noting when its subscriptions have reached the NATS server. */
+class FlushedNatsServer extends NamespacedNatsServer {
+  subscribed: Promise<void> = Promise.resolve();
+
+  override bindEvents(client: NatsConnection): void {
+    super.bindEvents(client);
+    this.subscribed = client.flush();
+  }
+}
 
 /** A key for `CREDENTIALS_KEYS`, fresh per suite. */
 export const credentialKey = (id = 'k1'): string => `${id}:${randomBytes(32).toString('base64')}`;
@@ -67,18 +78,18 @@ export async function startAdapter(options: {
     consumedStreams: (topology) => vsphereAdapterDefinition.consumedStreams(topology, config),
     registry: createMetricsRegistry('vsphere-adapter'),
   });
+  const server = new FlushedNatsServer(
+    { servers: [config.NATS_URL], queue: 'vsphere-adapter', name: 'vsphere-adapter-requests' },
+    config.NATS_NAMESPACE,
+    { shutdownGraceMs: config.SHUTDOWN_GRACE_MS },
+  );
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(
     AppModule.register(config, runtime, options.extras),
-    {
-      strategy: new NamespacedNatsServer(
-        { servers: [config.NATS_URL], queue: 'vsphere-adapter', name: 'vsphere-adapter-requests' },
-        config.NATS_NAMESPACE,
-        { shutdownGraceMs: config.SHUTDOWN_GRACE_MS },
-      ),
-      logger: new NestJsonLogger(logger),
-    },
+    { strategy: server, logger: new NestJsonLogger(logger) },
   );
   app.useGlobalFilters(new DependencyFailureFilter('vsphere-adapter', logger));
   await app.listen();
+  // Requests sent right after the start must find the subscriptions in place.
+  await server.subscribed;
   return { app, runtime, lines, close: () => app.close() };
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
-import { CredentialCipher, type OpenedSecret } from '../domain/credential-cipher';
+import { CredentialCipher, CredentialCipherError, type OpenedSecret } from '../domain/credential-cipher';
 import { IntegrationRepository } from '../repositories/integration.repository';
 
 /**
@@ -35,16 +35,27 @@ export class CredentialsService {
     return opened;
   }
 
-  /** Seals every stored password with the current key; returns how many were sealed again. */
-  async rotateAll(): Promise<{ resealed: number; total: number }> {
+  /**
+   * Seals every stored password with the current key; returns how many were sealed again, and the
+   * offerings whose password no configured key opens (their providers must save it again).
+   */
+  async rotateAll(): Promise<{ resealed: number; total: number; unreadable: string[] }> {
     const rows = await this.integrations.listSealedPasswords();
     let resealed = 0;
+    const unreadable: string[] = [];
     for (const row of rows) {
-      const opened = this.cipher.open(row.passwordSealed, row.offeringUuid);
+      let opened: OpenedSecret;
+      try {
+        opened = this.cipher.open(row.passwordSealed, row.offeringUuid);
+      } catch (error) {
+        if (!(error instanceof CredentialCipherError)) throw error;
+        unreadable.push(row.offeringUuid);
+        continue;
+      }
       if (!opened.stale) continue;
       const next = this.seal(opened.plaintext, row.offeringUuid);
       if (await this.integrations.resealPassword(row.offeringUuid, row.passwordSealed, next)) resealed++;
     }
-    return { resealed, total: rows.length };
+    return { resealed, total: rows.length, unreadable };
   }
 }

@@ -11,9 +11,9 @@ import {
   readNetworks,
   readVmFolders,
   REST_PATHS,
-  restSessions,
+  RestSessionRegistry,
   VapiError,
-  vimSessions,
+  VimSessionRegistry,
   type LibraryItemModel,
   type RestCallOptions,
   type VapiCaller,
@@ -38,19 +38,30 @@ const ITEM_CONCURRENCY = 8;
  * The inventory source on libs/vim25: one property-collector round trip per inventory type over
  * SOAP (container view create, RetrievePropertiesEx, destroy), the four types side by side, and the
  * Content Library over `/api`: the libraries, their items, each item (its type, name, modification
- * time) and each new or changed vm-template's details. Sessions are the process's, one per
- * (vCenter, user), replaced when the credentials change.
+ * time) and each new or changed vm-template's details. One SOAP and one REST session per (vCenter,
+ * user), kept between synchronisations and replaced when the credentials change.
  */
 @Injectable()
 export class Vim25InventorySource implements InventorySource, OnApplicationShutdown {
+  private readonly vimRegistry = new VimSessionRegistry();
+  private readonly restRegistry = new RestSessionRegistry();
+
   constructor(@Optional() @Inject(INVENTORY_METER) private readonly meter?: InventoryMeter) {}
 
   async read(connection: VcenterConnection, options: InventoryReadOptions): Promise<InventorySnapshot> {
     const tls = { url: connection.url, verifySsl: connection.verifySsl, caPem: connection.caPem };
     const credentials = { ...tls, username: connection.username, password: connection.password };
     const call = { signal: options.signal, timeoutMs: options.callTimeoutMs };
-    const vim = await connectVim({ ...credentials, timeoutMs: options.callTimeoutMs }, call);
-    const rest = await connectRest({ ...credentials, timeoutMs: options.callTimeoutMs }, call);
+    const vim = await connectVim(
+      { ...credentials, timeoutMs: options.callTimeoutMs },
+      call,
+      this.vimRegistry,
+    );
+    const rest = await connectRest(
+      { ...credentials, timeoutMs: options.callTimeoutMs },
+      call,
+      this.restRegistry,
+    );
     const [clusters, networks, datastores, folders, templates] = await Promise.all([
       this.timed('clusters', () => readClusters(this.soapFor(vim, 'clusters'), call)),
       this.timed('networks', () => readNetworks(this.soapFor(vim, 'networks'), call)),
@@ -81,7 +92,7 @@ export class Vim25InventorySource implements InventorySource, OnApplicationShutd
 
   /** Logs every session out at shutdown. */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([vimSessions.closeAll(), restSessions.closeAll()]);
+    await Promise.all([this.vimRegistry.closeAll(), this.restRegistry.closeAll()]);
   }
 
   private async readTemplates(
