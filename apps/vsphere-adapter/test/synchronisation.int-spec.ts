@@ -9,7 +9,7 @@ import {
   type TemplateView,
 } from '@app/contracts';
 import { buildEnvelope, publishEvent } from '@app/messaging';
-import { SyncRequestedEvent } from '@app/contracts';
+import { SyncRequestedEvent, VMWARE_OFFERING_TYPE } from '@app/contracts';
 import { connectVim, VimFault, VimSessionRegistry } from '@app/vim25';
 import { freePort } from '../../../test/support/free-port';
 import { readEnvelopes } from '../../../test/support/stream-reader';
@@ -361,7 +361,7 @@ describe('synchronising an offering with vcsim through the front', () => {
       const { subjects, consumers } = nats.topology;
       const ack = await publishEvent(
         jetstream(nats.nc),
-        subjects.syncRequested,
+        subjects.syncRequested(VMWARE_OFFERING_TYPE),
         buildEnvelope(SyncRequestedEvent, { offeringUuid: offering, reason: 'schedule' }, offering),
       );
       for (const deadlineAck = Date.now() + 10_000; ;) {

@@ -23,8 +23,11 @@ describe('topology', () => {
     expect(names.consumers.adapterSyncRequested).toEqual({
       stream: 'T1_SCHEDULER',
       durable: 'vsphere-adapter-sync-requested',
-      filter: 't1.scheduler.sync.requested',
+      filter: 't1.scheduler.sync.requested.vmware-virtualmachine',
     });
+    expect(names.subjects.syncRequested('VMware.VirtualMachine')).toBe(
+      't1.scheduler.sync.requested.vmware-virtualmachine',
+    );
     const events = [
       names.subjects.syncStarted,
       names.subjects.syncFinished,

@@ -3,7 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/common';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { DependencyFailureFilter, NamespacedNatsServer, ServiceRuntime } from '@app/messaging';
+import {
+  DependencyFailureFilter,
+  NamespacedNatsServer,
+  natsConnectionOptions,
+  ServiceRuntime,
+} from '@app/messaging';
 import { NestJsonLogger } from '@app/platform';
 import { createMetricsRegistry } from '@app/platform/metrics';
 import { createServiceDataSource } from '@app/platform/persistence/data-source';
@@ -70,7 +75,7 @@ export async function startAdapter(options: {
     logger,
     dataSource,
     schema: VSPHERE_SCHEMA,
-    natsUrl: config.NATS_URL,
+    nats: natsConnectionOptions(config, 'vsphere-adapter'),
     namespace: config.NATS_NAMESPACE,
     outboxSweepMs: config.OUTBOX_SWEEP_MS,
     eventHistoryMs: config.EVENT_HISTORY_MS,
@@ -79,7 +84,10 @@ export async function startAdapter(options: {
     registry: createMetricsRegistry('vsphere-adapter'),
   });
   const server = new FlushedNatsServer(
-    { servers: [config.NATS_URL], queue: 'vsphere-adapter', name: 'vsphere-adapter-requests' },
+    {
+      ...natsConnectionOptions(config, 'vsphere-adapter', 'vsphere-adapter-requests'),
+      queue: 'vsphere-adapter',
+    },
     config.NATS_NAMESPACE,
     { shutdownGraceMs: config.SHUTDOWN_GRACE_MS },
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messages } from '../identity/wire-fields';
+import type { IntegrationState } from './integration-view';
 
 /**
  * `vsphere.integration.sync`: core NATS request-reply, asked by the order service for
@@ -21,4 +22,7 @@ export interface IntegrationSyncAccepted {
   status: 'Synchronisation has been scheduled.';
   /** SCHEDULED, or SYNCING when a running synchronisation will be followed by one more. */
   sync_state: 'SCHEDULED' | 'SYNCING';
+  /** The integration's state and error until this synchronisation ends (then: SyncFinished). */
+  state: IntegrationState;
+  error_message: string;
 }

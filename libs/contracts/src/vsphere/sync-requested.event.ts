@@ -4,7 +4,8 @@ import type { EventContract } from '../envelope';
 /**
  * SyncRequested: an offering's vCenter inventory is due for a synchronisation.
  * Published by the sync-scheduler (which has no database, so straight to JetStream, no outbox) on
- * `<ns>.scheduler.sync.requested` in the stream `<NS>_SCHEDULER` that the scheduler owns; consumed
+ * `<ns>.scheduler.sync.requested.<offering type token>` (topology `subjects.syncRequested(type)`;
+ * `…vmware-virtualmachine` for vSphere offerings) in the stream `<NS>_SCHEDULER` that the scheduler owns; consumed
  * by the vSphere adapter (durable `vsphere-adapter-sync-requested`), which records the request and
  * runs it coalesced with any running synchronisation of the offering. At least once: a duplicate only
  * causes one more synchronisation. Suggested `Nats-Msg-Id`: `sync:<offering uuid>:<interval start>`

@@ -1,5 +1,6 @@
-import { XMLParser } from 'fast-xml-parser';
-import { VIM_PARSER_OPTIONS } from './parser-options';
+import { scanXml, type XmlScanHandler } from './xml-scanner';
+
+export { decodeEntities } from './xml-scanner';
 
 /** An attribute with its namespace resolved (`ns` is '' for unprefixed attributes). */
 export interface XmlAttr {
@@ -19,75 +20,80 @@ export interface XmlElement {
   readonly scope: ReadonlyMap<string, string>;
 }
 
-type RawNode = Record<string, unknown>;
-
-const ENTITY = /&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Decodes XML character and predefined entity references in one pass. Pure. */
-export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(ENTITY, (_m, ref: string) => {
-    if (ref[0] !== '#') return NAMED[ref];
-    const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-    return String.fromCodePoint(code);
-  });
+/** The element while its content is being read. */
+interface OpenElement extends XmlElement {
+  readonly children: XmlElement[];
+  text: string;
 }
+
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const DOCUMENT_SCOPE: ReadonlyMap<string, string> = new Map([['xml', XML_NS]]);
 
 function splitQName(qname: string): [string, string] {
   const i = qname.indexOf(':');
   return i < 0 ? ['', qname] : [qname.slice(0, i), qname.slice(i + 1)];
 }
 
-function toElement(tag: string, node: RawNode, parentScope: ReadonlyMap<string, string>): XmlElement {
-  const rawAttrs = (node[':@'] ?? {}) as Record<string, string>;
-  let scope = parentScope;
-  for (const [key, value] of Object.entries(rawAttrs)) {
+/**
+ * Resolves the namespace declarations among `raw` (`[name, value, ...]` as scanned) on top of
+ * `parent`: the parent's map itself when the element declares none (most elements), a copy
+ * otherwise. Pure.
+ */
+export function scopeOf(
+  raw: readonly string[],
+  parent: ReadonlyMap<string, string>,
+): ReadonlyMap<string, string> {
+  let scope: Map<string, string> | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i];
     if (key === 'xmlns' || key.startsWith('xmlns:')) {
-      if (scope === parentScope) scope = new Map(parentScope);
-      (scope as Map<string, string>).set(key === 'xmlns' ? '' : key.slice(6), decodeEntities(value));
+      scope ??= new Map(parent);
+      scope.set(key === 'xmlns' ? '' : key.slice(6), raw[i + 1]);
     }
   }
-  const attrs: XmlAttr[] = [];
-  for (const [key, value] of Object.entries(rawAttrs)) {
-    if (key === 'xmlns' || key.startsWith('xmlns:')) continue;
-    const [prefix, name] = splitQName(key);
-    attrs.push({
-      ns: prefix === '' ? '' : (scope.get(prefix) ?? prefix),
-      name,
-      value: decodeEntities(value),
-    });
-  }
-  const [prefix, name] = splitQName(tag);
-  const children: XmlElement[] = [];
-  let text = '';
-  for (const child of (node[tag] ?? []) as RawNode[]) {
-    if ('#text' in child) text += decodeEntities(String(child['#text']));
-    else if ('#cdata' in child) {
-      for (const part of child['#cdata'] as RawNode[])
-        text += typeof part['#text'] === 'string' ? part['#text'] : '';
-    } else if (!('#comment' in child)) {
-      const childTag = Object.keys(child).find((k) => k !== ':@');
-      if (childTag !== undefined) children.push(toElement(childTag, child, scope));
-    }
-  }
-  return { ns: scope.get(prefix) ?? prefix, name, attrs, children, text, scope };
+  return scope ?? parent;
 }
 
-const parser = new XMLParser(VIM_PARSER_OPTIONS);
+/** Builds the element tree from the scanner's events. */
+class TreeBuilder implements XmlScanHandler {
+  root: XmlElement | undefined;
+  private readonly stack: OpenElement[] = [];
+
+  open(tag: string, raw: string[], selfClosing: boolean): void {
+    const parent = this.stack[this.stack.length - 1];
+    const scope = scopeOf(raw, parent?.scope ?? DOCUMENT_SCOPE);
+    const attrs: XmlAttr[] = [];
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = raw[i];
+      if (key === 'xmlns' || key.startsWith('xmlns:')) continue;
+      const [prefix, name] = splitQName(key);
+      attrs.push({ ns: prefix === '' ? '' : (scope.get(prefix) ?? prefix), name, value: raw[i + 1] });
+    }
+    const [prefix, name] = splitQName(tag);
+    const el: OpenElement = { ns: scope.get(prefix) ?? prefix, name, attrs, children: [], text: '', scope };
+    if (parent === undefined) this.root = el;
+    else parent.children.push(el);
+    if (!selfClosing) this.stack.push(el);
+  }
+
+  close(): void {
+    this.stack.pop();
+  }
+
+  text(text: string): void {
+    this.stack[this.stack.length - 1].text += text;
+  }
+}
 
 /**
  * Parses an XML document into a namespace-resolved element tree (the root element).
- * Cost: one fast-xml-parser pass plus one walk. Throws on a document without a root element.
+ * Cost: one scanner pass. Throws SyntaxError on a document that is not well formed.
  */
 export function parseXml(xml: string): XmlElement {
-  const nodes = parser.parse(xml) as RawNode[];
-  for (const node of nodes) {
-    const tag = Object.keys(node).find((k) => k !== ':@' && !k.startsWith('#'));
-    if (tag !== undefined)
-      return toElement(tag, node, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]));
-  }
-  throw new SyntaxError('XML document has no root element');
+  const builder = new TreeBuilder();
+  scanXml(xml, builder);
+  if (builder.root === undefined) throw new SyntaxError('XML document has no root element');
+  return builder.root;
 }
 
 /** The attribute `name` in namespace `ns` ('' = unprefixed), if present. Pure. */

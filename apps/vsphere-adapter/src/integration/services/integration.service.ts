@@ -94,10 +94,13 @@ export class IntegrationService {
     if (!(await this.integrations.requestSync(offeringUuid))) return refuse(404, NOT_FOUND);
     this.coordinator.kick(offeringUuid);
     const row = await this.integrations.getById(offeringUuid);
+    if (row === null) return refuse(404, NOT_FOUND);
     return ok({
       offering_uuid: offeringUuid,
       status: 'Synchronisation has been scheduled.',
-      sync_state: row !== null && syncStateOf(row) === 'SYNCING' ? 'SYNCING' : 'SCHEDULED',
+      sync_state: syncStateOf(row) === 'SYNCING' ? 'SYNCING' : 'SCHEDULED',
+      state: row.state,
+      error_message: row.errorMessage,
     });
   }
 
