@@ -17,3 +17,4 @@ export * from './marketplace/offering-types';
 export * from './marketplace/offerings.request';
 export * from './marketplace/offering-changed.event';
 export * from './nats/nats-permissions';
+export * from './vsphere';

@@ -14,7 +14,7 @@ export interface Topology {
   readonly streams: {
     readonly marketplace: StreamNames;
     readonly vsphere: StreamNames;
-    /** SyncRequested; reserved for the synchronisation work (nothing publishes on it yet). */
+    /** SyncRequested: owned by the sync scheduler, which publishes to it directly (it has no outbox). */
     readonly scheduler: StreamNames;
   };
   readonly subjects: {
@@ -24,13 +24,17 @@ export interface Topology {
     readonly orderErred: string;
     /** An offering created, changed or moved to another state (for SSE). */
     readonly offeringChanged: string;
-    /** Per offering type: `<ns>.scheduler.sync.requested.<type token>`; reserved, published by the sync scheduler. */
+    /** Per offering type: `<ns>.scheduler.sync.requested.<type token>`; published by the sync scheduler. */
     syncRequested(offeringType: string): string;
+    /** SyncStarted, SyncFinished, IntegrationStateChanged: published by the vSphere adapter. */
+    readonly syncStarted: string;
+    readonly syncFinished: string;
+    readonly integrationStateChanged: string;
   };
   readonly consumers: {
     readonly adapterOrderSubmitted: DurableNames;
     readonly orderServiceOutcomes: DurableNames;
-    /** Reserved: the adapter's SyncRequested consumer. */
+    /** The adapter's SyncRequested consumer (`vsphere-adapter-sync-requested`). */
     readonly adapterSyncRequested: DurableNames;
   };
   readonly requests: {
@@ -84,6 +88,9 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
       orderErred: `${namespace}.vsphere.order.erred`,
       offeringChanged: `${namespace}.marketplace.offering.changed`,
       syncRequested,
+      syncStarted: `${namespace}.vsphere.integration.sync.started`,
+      syncFinished: `${namespace}.vsphere.integration.sync.finished`,
+      integrationStateChanged: `${namespace}.vsphere.integration.state.changed`,
     },
     consumers: {
       adapterOrderSubmitted: {
