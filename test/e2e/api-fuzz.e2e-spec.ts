@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { ApiSystem } from '../support/api-system';
-import { DbDigest } from '../support/fuzz/db-digest';
+import { changedTables, consumedAnEvent, DbDigest } from '../support/fuzz/db-digest';
 import { PROTOTYPE_KEYS } from '../support/fuzz/hostile';
 import {
   composeRequest,
   documentedRoutes,
   fuzzRequests,
+  probeRequests,
   type DocumentedRoute,
   type FuzzPools,
   type FuzzRequest,
@@ -21,14 +22,21 @@ import { recordAnswer, rememberSecret } from '../support/secret-scan';
  * changes no row. `npm test` runs FUZZ_RUNS (3,000) cases with a fixed seed; `npm run fuzz --
  * --runs N [--seed S]` runs more, and a failure names its seed and path to replay it.
  *
- * Defect classes it found, each fixed where it arose:
+ * Defect classes found (against main unless said), each fixed where it arose:
  *  - a body key named like an Object.prototype member (`__proto__`, `constructor`, `toString`)
- *    crashed the error report (`fields[key] ??= []` found the prototype's member): 500; field errors
- *    are now collected in a prototype-less map (contracts/identity/request-validation.ts);
- *  - NUL in a string reached Postgres ("invalid byte sequence for encoding UTF8: 0x00"): 500; text
- *    fields and text filters refuse it with DRF's "Null characters are not allowed.", and lone
- *    surrogates, which UTF-8 cannot carry, with "Not a valid string." (wire-fields.ts);
- *  - see the closing note of issue 8 for the rest of the list, found as the runs grew.
+ *    crashed the error report (`fields[key] ??= []` found the prototype's member): 500. Field
+ *    errors are collected in a prototype-less map (libs/contracts/src/identity/request-validation.ts);
+ *  - NUL in a body string or a query filter reached Postgres: 500 (`?name=%00` on customers and on
+ *    the marketplace's offerings); a lone surrogate was stored as U+FFFD. The gateway refuses both
+ *    in every query value and body, keys included (gateway/src/rest/storable-input.ts), and the
+ *    identity field rules name them as DRF does (wire-fields.ts);
+ *  - answers that were not JSON, or none: Node's bare 400 and 431 (bad header characters, bad
+ *    framing, a missing Host, a 16 KiB head), a CONNECT whose connection was dropped, a wrong
+ *    method as Nest's 404, Express's decode error (http-hygiene.ts, fallback-handlers.ts);
+ *  - a client still sending after its head was refused kept a half-open socket, and the gateway
+ *    never exited on SIGTERM (found by the first 3,000-case run): the socket is cut after 2 s and a
+ *    shutdown closes connections;
+ *  - silently accepted input: a key twice in one body (last one won), unbounded nesting (400 now).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_130);
@@ -73,10 +81,11 @@ function regressions(routes: readonly DocumentedRoute[], staff: string): FuzzReq
   const send = (
     method: string,
     path: string,
-    parts: { body?: string; query?: string; extra?: [string, string] },
+    parts: { body?: string; query?: string; extra?: [string, string]; host?: string; absolute?: boolean },
   ) =>
     composeRequest(route(method, path), {
       method,
+      host: parts.host ?? 'localhost',
       segment: '',
       query: parts.query ?? '',
       body: parts.body ?? '',
@@ -84,7 +93,7 @@ function regressions(routes: readonly DocumentedRoute[], staff: string): FuzzReq
       contentType: 'application/json',
       extra: parts.extra ?? null,
       chunkedBody: false,
-      pathVariant: 'as-is',
+      pathVariant: parts.absolute ? 'absolute' : 'as-is',
     });
   const customers = (body: string) => send('POST', '/api/customers/', { body });
   return [
@@ -98,6 +107,9 @@ function regressions(routes: readonly DocumentedRoute[], staff: string): FuzzReq
     customers(`{"name":"${'x'.repeat(300_000)}"}`),
     send('POST', '/api-auth/password/', { body: '{"username":"root","password":"x","constructor":1}' }),
     send('POST', '/api/customers/', { body: '{"name":"Org"}', extra: ['X-Long', 'y'.repeat(20_000)] }),
+    // A Host that passes a host:port pattern but makes no URL (port 99999), and an absolute-form target.
+    send('GET', '/api/customers/', { host: 'evil.example:99999' }),
+    send('GET', '/api/customers/', { absolute: true, query: 'page=1' }),
   ];
 }
 
@@ -156,6 +168,18 @@ describe('API fuzzer: hostile requests for every route of the OpenAPI document',
       user: uuid.member,
       role: 'PROJECT.MEMBER',
     });
+    // Offerings of A (which so becomes a service provider), each with its default plan.
+    const plans: string[] = [];
+    for (const name of ['O1', 'O2']) {
+      const offering = await system.ok<{ uuid: string; plans: { uuid: string }[] }>(
+        staff,
+        'POST',
+        '/api/marketplace-provider-offerings/',
+        { name: `Offering ${name}`, type: 'Marketplace.Basic', customer: uuid.A },
+      );
+      uuid[name] = offering.uuid;
+      plans.push(...offering.plans.map((plan) => plan.uuid));
+    }
 
     const token: Record<string, string> = {};
     token.revoked = await login('fuzz-outsider');
@@ -193,11 +217,15 @@ describe('API fuzzer: hostile requests for every route of the OpenAPI document',
         customers: [uuid.A, uuid.B, uuid.S1, uuid.S2, uuid.S3],
         projects: [uuid.P1, uuid.SP1, uuid.SP2],
         users: ['owner', 'manager', 'member', 'outsider', 'u1', 'u2', 'u3'].map((name) => uuid[name]),
+        offerings: [uuid.O1, uuid.O2],
+        plans,
       },
       disposable: {
         customers: [uuid.S1, uuid.S2, uuid.S3],
         projects: [uuid.SP1, uuid.SP2],
         users: [uuid.u1, uuid.u2, uuid.u3],
+        offerings: [uuid.O2],
+        plans: plans.slice(1),
       },
       usernames: ['fuzz-owner', 'fuzz-member', 'fuzz-u1', 'nobody', 'root'],
       passwords: [PASSWORD, 'wrong-password-1'],
@@ -221,7 +249,9 @@ describe('API fuzzer: hostile requests for every route of the OpenAPI document',
     const tally = new Map<string, number>();
     const statuses = new Map<number, number>();
     const started = Date.now();
+    const examples = [...regressions(routes, system.staffToken), ...probeRequests(routes, pools, SEED)];
     let state = await digest.take();
+    let skipped = 0;
 
     const property = fc.asyncProperty(fuzzRequests(routes, pools), async (request) => {
       const answer = await rawRequest(system.port, request.bytes, 15_000);
@@ -243,19 +273,21 @@ describe('API fuzzer: hostile requests for every route of the OpenAPI document',
           throw new Error(`${answer.status} refusal with ${problem}: ${answer.body.slice(0, 300)}`);
       }
       const after = await digest.take();
-      if (answer.status >= 400) {
-        const changed = Object.keys(after).filter((table) => after[table] !== state[table]);
-        if (changed.length > 0)
-          throw new Error(`refused with ${answer.status}, yet changed ${changed.join(', ')}`);
-      }
+      const changed = changedTables(state, after);
       state = after;
+      if (answer.status >= 400 && changed.length > 0) {
+        // An event of an earlier request consumed meanwhile explains the change; nothing else does.
+        if (consumedAnEvent(changed)) skipped++;
+        else throw new Error(`refused with ${answer.status}, yet changed ${changed.join(', ')}`);
+      }
     });
 
     try {
       await fc.assert(property, {
-        examples: regressions(routes, system.staffToken).map((request) => [request]),
+        examples: examples.map((request) => [request]),
         seed: SEED,
-        numRuns: RUNS,
+        // fast-check counts the examples among the runs: RUNS generated ones come on top.
+        numRuns: RUNS + examples.length,
         endOnFailure: !SHRINK,
         reporter: (details) => {
           if (!details.failed) return;
@@ -272,7 +304,8 @@ describe('API fuzzer: hostile requests for every route of the OpenAPI document',
       const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`);
       process.stdout.write(
         `[fuzz] seed ${SEED}: ${[...statuses.values()].reduce((a, b) => a + b, 0)} requests in ${seconds.toFixed(1)} s ` +
-          `over ${tally.size}/${routes.length} routes; statuses ${byStatus.join(' ')}\n`,
+          `over ${tally.size}/${routes.length} routes; statuses ${byStatus.join(' ')}; ` +
+          `${skipped} refusals not compared (an event was consumed meanwhile)\n`,
       );
     }
     // Every documented route was exercised.

@@ -1,7 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from './config/gateway.config';
 import { HealthController } from './controllers/health.controller';
+import { MetricsController } from './controllers/metrics.controller';
+import { GatewayMetrics } from './metrics/gateway-metrics';
 import { ApiHandler } from './rest/api-handler';
 import { CallerResolver } from './rest/caller-resolver';
 import { RestRouter } from './rest/rest-router';
@@ -12,14 +15,14 @@ export class AppModule {
   static register(config: GatewayConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: CONFIG, useValue: config },
         {
           provide: SERVICES_CLIENT,
           useFactory: async () => {
             const client = new NamespacedNatsClient(
-              { servers: [config.NATS_URL], name: 'gateway', maxReconnectAttempts: -1 },
+              natsConnectionOptions(config, 'gateway'),
               config.NATS_NAMESPACE,
             );
             await client.connect();
@@ -27,6 +30,7 @@ export class AppModule {
           },
         },
         ServiceRequester,
+        GatewayMetrics,
         CallerResolver,
         ApiHandler,
         RestRouter,

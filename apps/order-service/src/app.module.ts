@@ -5,7 +5,7 @@ import type { OrderServiceConfig } from './config/order-service.config';
 import { AuthController } from './controllers/auth.controller';
 import { CustomersController } from './controllers/customers.controller';
 import { HealthController } from './controllers/health.controller';
-import { OrderOutcomesConsumer } from './controllers/order-outcomes.consumer';
+import { orderOutcomesConsumer } from './controllers/order-outcomes.consumer';
 import { OrdersController } from './controllers/orders.controller';
 import { ProjectsController } from './controllers/projects.controller';
 import { UsersController } from './controllers/users.controller';
@@ -13,7 +13,7 @@ import { ApiTokenRepository } from './repositories/api-token.repository';
 import { CustomerRepository } from './repositories/customer.repository';
 import { LoginAttemptRepository } from './repositories/login-attempt.repository';
 import { dataSourceProvider } from './repositories/data-source.provider';
-import { OfferingRepository } from './repositories/offering.repository';
+import { MARKETPLACE_CONTROLLERS, MARKETPLACE_PROVIDERS } from './marketplace/marketplace.providers';
 import { OrderRepository } from './repositories/order.repository';
 import { ProjectRepository } from './repositories/project.repository';
 import { RoleGrantRepository } from './repositories/role-grant.repository';
@@ -45,17 +45,17 @@ export class AppModule {
         CustomersController,
         ProjectsController,
         UsersController,
+        ...MARKETPLACE_CONTROLLERS,
       ],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: SERVICE_RUNTIME, useValue: runtime },
         dataSourceProvider(runtime),
-        OfferingRepository,
         OrderRepository,
         OfferingService,
         OrderSubmissionService,
         OrderOutcomeService,
-        OrderOutcomesConsumer,
+        orderOutcomesConsumer,
         RuntimeLifecycle,
         // Identity and access: users, tokens, customers, projects, role grants.
         UserRepository,
@@ -75,6 +75,7 @@ export class AppModule {
         LoginThrottleService,
         LoginService,
         CredentialService,
+        ...MARKETPLACE_PROVIDERS,
       ],
     };
   }

@@ -15,6 +15,8 @@ import { ProjectPermissionEntity } from './entities/project-permission.entity';
 import { ProjectEntity } from './entities/project.entity';
 import { ResourceEntity } from './entities/resource.entity';
 import { UserEntity } from './entities/user.entity';
+import { PlanPriceEntity } from './marketplace/entities/plan-price.entity';
+import { PlanEntity } from './marketplace/entities/plan.entity';
 import { MARKETPLACE_MIGRATIONS } from './migrations';
 
 export const orderServiceDefinition: ServiceDefinition<OrderServiceConfig> = {
@@ -31,6 +33,8 @@ export const orderServiceDefinition: ServiceDefinition<OrderServiceConfig> = {
     ProjectEntity,
     CustomerPermissionEntity,
     ProjectPermissionEntity,
+    PlanEntity,
+    PlanPriceEntity,
     LoginAttemptEntity,
   ],
   migrations: MARKETPLACE_MIGRATIONS,

@@ -5,17 +5,20 @@ import {
   VSPHERE_SCHEMA,
   type VsphereAdapterConfig,
 } from './config/vsphere-adapter.config';
+import { VSPHERE_ENTITIES } from './entities';
 import { VSPHERE_MIGRATIONS } from './migrations';
 
 export const vsphereAdapterDefinition: ServiceDefinition<VsphereAdapterConfig> = {
   app: 'vsphere-adapter',
   schema: VSPHERE_SCHEMA,
   loadConfig: () => loadVsphereAdapterConfig(),
-  entities: [],
+  entities: VSPHERE_ENTITIES,
   migrations: VSPHERE_MIGRATIONS,
   ownedStreams: (topology, config) => [{ ...topology.streams.vsphere, maxAgeMs: config.EVENT_HISTORY_MS }],
   consumedStreams: (topology, config) => [
     { ...topology.streams.marketplace, maxAgeMs: config.EVENT_HISTORY_MS },
+    // Owned by the sync-scheduler; created here if the adapter starts first.
+    { ...topology.streams.scheduler, maxAgeMs: config.EVENT_HISTORY_MS },
   ],
   module: (config, runtime) => AppModule.register(config, runtime),
 };

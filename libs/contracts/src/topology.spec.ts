@@ -17,6 +17,27 @@ describe('topology', () => {
     ).toBe(true);
   });
 
+  it('names the sync request on the scheduler stream and the vSphere sync events under <ns>.vsphere.', () => {
+    const names = topology('t1');
+    expect(names.streams.scheduler).toEqual({ name: 'T1_SCHEDULER', subjects: ['t1.scheduler.>'] });
+    expect(names.consumers.adapterSyncRequested).toEqual({
+      stream: 'T1_SCHEDULER',
+      durable: 'vsphere-adapter-sync-requested',
+      filter: 't1.scheduler.sync.requested.vmware-virtualmachine',
+    });
+    expect(names.subjects.syncRequested('VMware.VirtualMachine')).toBe(
+      't1.scheduler.sync.requested.vmware-virtualmachine',
+    );
+    const events = [
+      names.subjects.syncStarted,
+      names.subjects.syncFinished,
+      names.subjects.integrationStateChanged,
+    ];
+    expect(events.every((s) => s.startsWith('t1.vsphere.integration.'))).toBe(true);
+    // The order service's outcome consumer must not receive them.
+    expect(events.some((s) => s.startsWith('t1.vsphere.order.'))).toBe(false);
+  });
+
   it('refuses a namespace that would break subjects or stream names', () => {
     expect(() => topology('a.b')).toThrow(/must match/);
     expect(() => topology('')).toThrow(/must match/);

@@ -1,7 +1,9 @@
 export * from './nats/nats-connection';
+export * from './nats/nats-options';
 export * from './jetstream/build-envelope';
 export * from './jetstream/consumer-policy';
 export * from './jetstream/consumer-runner';
+export * from './jetstream/event-consumer';
 export * from './jetstream/decode-event';
 export * from './jetstream/ensure-topology';
 export * from './jetstream/handler-outcome';
@@ -15,3 +17,6 @@ export * from './requests/parse-request';
 export * from './runtime/bootstrap-service';
 export * from './requests/namespaced-nats';
 export * from './runtime/runtime-lifecycle';
+export * from './metrics/messaging-metrics';
+export * from './requests/dependency-failure.filter';
+export * from './runtime/housekeeping';

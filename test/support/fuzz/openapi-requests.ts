@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { hostileBodyText, hostileKey, hostileString, hostileValue } from './hostile';
+import { hostileBodyText, hostileKey, hostileString, hostileValue, PROTOTYPE_KEYS } from './hostile';
 import { array, fromJson, object, toText, type JsonNode } from './json-text';
 
 type Schema = Record<string, unknown>;
-type Collection = 'customers' | 'projects' | 'users';
+type Collection = 'customers' | 'projects' | 'users' | 'offerings' | 'plans';
 
 interface Parameter {
   name: string;
@@ -75,6 +75,8 @@ function percentEncode(text: string): string {
 function collectionOf(path: string): Collection {
   if (path.startsWith('/api/projects/')) return 'projects';
   if (path.startsWith('/api/users/')) return 'users';
+  if (/^\/api\/marketplace-(provider|public)-offerings\//.test(path)) return 'offerings';
+  if (path.startsWith('/api/marketplace-plans/')) return 'plans';
   return 'customers';
 }
 
@@ -82,7 +84,7 @@ function collectionOf(path: string): Collection {
 function destructive(route: DocumentedRoute): boolean {
   return (
     route.method === 'DELETE' ||
-    /(change_password|refresh_token|revoke_tokens|delete_user)\/$/.test(route.path) ||
+    /(change_password|refresh_token|revoke_tokens|delete_user|archive)\/$/.test(route.path) ||
     (route.method === 'PATCH' && route.path.startsWith('/api/users/'))
   );
 }
@@ -116,6 +118,25 @@ function validValue(name: string, schema: Schema, pools: FuzzPools, safe: boolea
       max: Math.min(Number(schema.maximum ?? 100), 1_000),
     });
   if (schema.type === 'string') return validString(name, schema, pools, safe);
+  if (schema.type === 'number') return fc.double({ min: 0, max: 1e6, noNaN: true });
+  if (Array.isArray(schema.type))
+    return fc.oneof(
+      ...(schema.type as string[]).map((type) => validValue(name, { ...schema, type }, pools, safe)),
+    );
+  if (
+    schema.type === 'object' &&
+    schema.additionalProperties &&
+    typeof schema.additionalProperties === 'object'
+  ) {
+    // A record (prices, limits, attributes): ordinary keys, and now and then one named like a prototype member.
+    const keys = fc.oneof(
+      { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) },
+      { weight: 1, arbitrary: hostileKey },
+    );
+    return fc.dictionary(keys, validValue('', schema.additionalProperties as Schema, pools, safe), {
+      maxKeys: 4,
+    });
+  }
   return fc.constant(null);
 }
 
@@ -297,6 +318,7 @@ export function composeRequest(route: DocumentedRoute, parts: RequestParts): Fuz
   if (pathVariant === 'upper') path = path.toUpperCase();
   if (pathVariant === 'double-slash') path = path.replace('/api/', '//api//');
   if (pathVariant === 'extra') path = `${path}extra/`;
+  if (pathVariant === 'absolute') path = `http://other.example${path}`;
   const target = query ? `${path}?${query}` : path;
   const payload = Buffer.from(body, 'utf8');
   const headers: [string, string][] = [['Connection', 'close']];
@@ -390,6 +412,7 @@ function hostileRequest(route: DocumentedRoute, pools: FuzzPools): fc.Arbitrary<
         'upper',
         'double-slash',
         'extra',
+        'absolute',
       ),
     })
     .map((parts) => composeRequest(route, parts));
@@ -420,4 +443,62 @@ function head(method: string, target: string, version: string, headers: [string,
 
 function chunk(payload: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`${payload.length.toString(16)}\r\n`), payload, Buffer.from('\r\n')]);
+}
+
+/** Text no service can store, as JSON escapes (JSON text itself may not carry them raw). */
+const UNSTORABLE = ['a\\u0000b', '\\ud800'];
+
+/**
+ * The defect classes the fuzzer found, sent to every route of the document whatever the seed:
+ * each string field and string query parameter holding NUL or a lone surrogate, prototype-named
+ * keys in the body and in each object-valued field.
+ */
+export function probeRequests(
+  routes: readonly DocumentedRoute[],
+  pools: FuzzPools,
+  seed: number,
+): FuzzRequest[] {
+  const probes: FuzzRequest[] = [];
+  const base = (route: DocumentedRoute) => ({
+    method: route.method,
+    segment: (destructive(route) ? pools.disposable : pools.uuids)[collectionOf(route.path)][0],
+    query: '',
+    body: '',
+    authorization: pools.roleAuthorizations[0],
+    contentType: 'application/json',
+    extra: null,
+    chunkedBody: false,
+    pathVariant: 'as-is',
+  });
+  for (const route of routes) {
+    for (const parameter of route.parameters.filter((p) => p.in === 'query' && p.schema.type === 'string'))
+      probes.push(composeRequest(route, { ...base(route), query: `${parameter.name}=%00` }));
+    if (!route.body) continue;
+    const safe = destructive(route) || route.path.endsWith('add_user/');
+    const [valid] = fc.sample(validObject(route.body, pools, safe), { seed, numRuns: 1 });
+    const properties = (route.body.properties ?? {}) as Record<string, Schema>;
+    const withField = (name: string, rawValue: string) => {
+      const entries = Object.entries(valid)
+        .filter(([key]) => key !== name)
+        .map(([key, item]) => `${JSON.stringify(key)}:${JSON.stringify(item)}`);
+      return `{${[...entries, `${JSON.stringify(name)}:${rawValue}`].join(',')}}`;
+    };
+    for (const [name, property] of Object.entries(properties)) {
+      if (property.type === 'string' || Array.isArray(property.anyOf))
+        for (const text of UNSTORABLE)
+          probes.push(composeRequest(route, { ...base(route), body: withField(name, `"${text}"`) }));
+      if (property.type === 'object') {
+        const keys = PROTOTYPE_KEYS.map((key) => `"${key}":{"is_staff":true}`).join(',');
+        probes.push(composeRequest(route, { ...base(route), body: withField(name, `{${keys}}`) }));
+        probes.push(
+          composeRequest(route, { ...base(route), body: withField(name, `{"a${UNSTORABLE[0]}":1}`) }),
+        );
+      }
+    }
+    const keys = PROTOTYPE_KEYS.map((key) => `,"${key}":{"is_staff":true}`).join('');
+    probes.push(
+      composeRequest(route, { ...base(route), body: `${toText(fromJson(valid)).slice(0, -1)}${keys}}` }),
+    );
+  }
+  return probes;
 }

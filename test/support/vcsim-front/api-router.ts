@@ -18,6 +18,7 @@ const ROUTES: readonly { method: string; pattern: RegExp; action?: string; handl
   { method: 'POST', pattern: /^\/api\/content\/local-library$/, handler: library.createLocalLibrary },
   { method: 'GET', pattern: /^\/api\/content\/library\/item$/, handler: library.listItems },
   { method: 'GET', pattern: /^\/api\/content\/library\/item\/([^/]+)$/, handler: library.getItem },
+  { method: 'DELETE', pattern: /^\/api\/content\/library\/item\/([^/]+)$/, handler: library.deleteItem },
   { method: 'GET', pattern: /^\/api\/content\/library\/([^/]+)$/, handler: library.getLibrary },
   {
     method: 'POST',
@@ -64,6 +65,7 @@ function toApiError(err: unknown): ApiError {
 /** Serves one `/api` request: routes it, answers JSON or vCenter 8's error shape. */
 export async function serveApi(ctx: FrontContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
+    await ctx.gate;
     const url = new URL(req.url ?? '/', 'https://front.invalid');
     const apiReq: ApiRequest = {
       method: req.method ?? 'GET',

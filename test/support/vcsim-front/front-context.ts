@@ -13,7 +13,17 @@ export interface FrontContext {
   /** Session ids handed out by `POST /api/session` and not deleted. */
   readonly sessions: Set<string>;
   readonly counters: { sessionsCreated: number };
+  /**
+   * Items whose details vCenter cannot describe (tests set them): `GET .../vm-template/library-items/{id}`
+   * answers 200 with an empty body, `null`, or the skeleton real vCenters were seen returning.
+   */
+  readonly undescribedTemplates: Map<string, UndescribedDetails>;
+  /** While set, every `/api` request waits for it before it is served (tests hold a sync mid-way). */
+  gate?: Promise<void>;
 }
+
+/** How vCenter 8 answers the details of a vm-template item it cannot describe. */
+export type UndescribedDetails = 'empty' | 'null' | 'skeleton';
 
 /** One `/api` request as the handlers see it. */
 export interface ApiRequest {

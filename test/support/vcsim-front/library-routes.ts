@@ -89,3 +89,15 @@ export async function getItem(ctx: FrontContext, req: ApiRequest, id: string): P
   );
   return { status: 200, body: withoutVcsimInternals(v) };
 }
+
+/** `DELETE /api/content/library/item/{id}` → 204; unknown item: NOT_FOUND. */
+export async function deleteItem(ctx: FrontContext, req: ApiRequest, id: string): Promise<ApiAnswer> {
+  await ctx.rest.ok(
+    'DELETE',
+    VCSIM_REST.itemId(id),
+    { operation: 'library.item.delete', notFound: itemNotFound(id) },
+    { session: sessionOf(req) },
+  );
+  ctx.undescribedTemplates.delete(id);
+  return { status: 204 };
+}

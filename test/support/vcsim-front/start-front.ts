@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { connectVim, VimSession, VimSessionRegistry, type VimConnection } from '@app/vim25';
 import { startVcsim, type StartVcsimOptions, type VcsimInstance } from '../vcsim';
 import { serveApi } from './api-router';
-import type { FrontContext } from './front-context';
+import type { FrontContext, UndescribedDetails } from './front-context';
 import { SdkProxy } from './sdk-proxy';
 import { VCSIM_REST, VcsimRest } from './vcsim-rest';
 
@@ -18,6 +18,13 @@ export interface VcsimFront {
   readonly restSessionsCreated: number;
   /** Ends every REST session handed out, at vcsim (a server-side expiry); returns how many. */
   expireRestSessions(): Promise<number>;
+  /**
+   * From now on, answers the details of vm-template item `itemId` as vCenter 8 does for a template
+   * it cannot describe: 200 with an empty body, `null`, or `{"cpu":{},"memory":{},"vm_home_storage":{}}`.
+   */
+  markTemplateUndescribed(itemId: string, shape: UndescribedDetails): void;
+  /** Holds every `/api` request until the returned function is called (e.g. to catch a sync mid-way). */
+  holdApi(): () => void;
   /** Closes the server and the front's connections (not vcsim). */
   stop(): Promise<void>;
 }
@@ -65,6 +72,7 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
     },
     sessions: new Set<string>(),
     counters: { sessionsCreated: 0 },
+    undescribedTemplates: new Map(),
   };
 
   const under = (path: string, prefix: string): boolean =>
@@ -87,6 +95,17 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
     caPem: vcsim.caPem,
     get restSessionsCreated() {
       return ctx.counters.sessionsCreated;
+    },
+    markTemplateUndescribed: (itemId, shape) => {
+      ctx.undescribedTemplates.set(itemId, shape);
+    },
+    holdApi: () => {
+      let release = (): void => undefined;
+      ctx.gate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        ctx.gate = undefined;
+        release();
+      };
     },
     expireRestSessions: async () => {
       const ids = [...ctx.sessions];

@@ -7,6 +7,7 @@ import {
   type ApiAnswer,
   type ApiRequest,
   type FrontContext,
+  type UndescribedDetails,
 } from './front-context';
 import { itemNotFound, libraryNotFound } from './library-routes';
 import { clusterRootPool, findNetwork, hostRootPool, readObject } from './soap-lookups';
@@ -73,9 +74,29 @@ async function placementPool(ctx: FrontContext, placement: Json): Promise<string
   return undefined;
 }
 
-/** `GET /api/vcenter/vm-template/library-items/{id}` → the template's details, built over SOAP. */
+// What vCenter 8 answers for an item it cannot describe (see front-context.ts): 200 all the same.
+const UNDESCRIBED: Record<UndescribedDetails, ApiAnswer> = {
+  empty: { status: 200 },
+  null: { status: 200, body: null },
+  skeleton: { status: 200, body: { cpu: {}, memory: {}, vm_home_storage: {} } },
+};
+
+/**
+ * `GET /api/vcenter/vm-template/library-items/{id}` → the template's details, built over SOAP.
+ * vCenter answers 200 with an empty body for an item that holds no VM template (an OVF item), and
+ * empty, null or a skeleton for a template it cannot describe (marked by the test).
+ */
 export async function getVmTemplate(ctx: FrontContext, req: ApiRequest, id: string): Promise<ApiAnswer> {
   const session = await requireSession(ctx, req);
+  const item = (await ctx.rest.ok(
+    'GET',
+    VCSIM_REST.itemId(id),
+    { operation: 'vm_template.library_items.get', notFound: itemNotFound(id) },
+    { session },
+  )) as Json | null;
+  if (item?.type !== 'vm-template') return UNDESCRIBED.empty;
+  const undescribed = ctx.undescribedTemplates.get(id);
+  if (undescribed !== undefined) return UNDESCRIBED[undescribed];
   const template = await templateOf(ctx, id, session);
   return { status: 200, body: await templateDetails(await ctx.soap(), template) };
 }

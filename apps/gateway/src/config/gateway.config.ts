@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@app/platform';
+import { appConfigSchema, env, loadConfig } from '@app/platform';
 
-const schema = z.object({
-  NATS_URL: env.natsUrl(),
-  NATS_NAMESPACE: env.natsNamespace(),
-  LOG_LEVEL: env.logLevel(),
+const schema = appConfigSchema({
   GATEWAY_HOST: z
     .union([z.ipv4(), z.ipv6(), z.literal('localhost')], { error: 'must be an IP address or localhost' })
     .default('127.0.0.1'),

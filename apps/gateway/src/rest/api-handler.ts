@@ -13,6 +13,7 @@ import { CallerResolver } from './caller-resolver';
 import { ApiError, sendJson, type HttpRequest, type HttpResponse } from './http-types';
 import { readJsonBody } from './json-body';
 import { Links } from './links';
+import { findUnstorableText } from './storable-input';
 import { lastPage, paginationHeaders } from './pagination';
 import type { ApiRoute } from './route';
 
@@ -50,6 +51,7 @@ export class ApiHandler {
       const query = validate(route.operation.query, request.query);
       const body = route.method === 'post' || route.method === 'patch' ? await readJsonBody(request) : {};
       validate(route.operation.body, body);
+      refuseUnstorable({ ...request.query }, body);
       // The raw parts travel on: the service validates the very same schemas again.
       const payload: OperationPayload | PublicOperationPayload = {
         ...who,
@@ -86,10 +88,12 @@ export class ApiHandler {
     const { page: number, page_size: pageSize } = parsed.query as { page: number; page_size: number };
     // Django REST framework answers a page past the end with 404 "Invalid page."
     if (number > lastPage(page.count, pageSize)) throw new ApiError(404, { detail: 'Invalid page.' });
-    const url = new URL(request.url ?? '/', links.origin);
+    // From the raw target, not `new URL(...)`: an absolute-form or odd target would make it throw.
+    const target = request.url ?? '';
+    const queryStart = target.indexOf('?');
     const headers = paginationHeaders({
-      baseUrl: `${links.origin}${url.pathname}`,
-      query: url.searchParams,
+      baseUrl: `${links.origin}${request.path}`,
+      query: new URLSearchParams(queryStart >= 0 ? target.slice(queryStart + 1) : ''),
       page: number,
       pageSize,
       count: page.count,
@@ -101,6 +105,12 @@ export class ApiHandler {
       headers,
     );
   }
+}
+
+/** A 400 naming the first query or body field whose text no service could store. */
+function refuseUnstorable(query: Record<string, unknown>, body: unknown): void {
+  const found = findUnstorableText(query) ?? findUnstorableText(body);
+  if (found) throw new ApiError(400, { [found.field]: [found.message] });
 }
 
 /** The address the request came from. Forwarding headers are not trusted: any client can write them. */

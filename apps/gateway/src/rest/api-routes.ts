@@ -16,7 +16,8 @@ import {
 } from '@app/contracts';
 import { z } from 'zod';
 import { present, type Links } from './links';
-import type { AnyOperation, ApiRoute, NestRoute } from './route';
+import { apiRoute as route, type AnyOperation, type ApiRoute, type NestRoute } from './route';
+import { MARKETPLACE_ROUTES } from './marketplace-routes';
 
 /** Answers that are their view as it is: a token, a message. */
 const asIs = <V extends object>(view: V): object => view;
@@ -54,37 +55,6 @@ const user: Resource<UserView> = {
   schema: userSchema,
   present: present.user,
 };
-
-function route<V>(
-  method: ApiRoute['method'],
-  path: string,
-  operation: AnyOperation,
-  meta: {
-    operationId: string;
-    summary: string;
-    tag: string;
-    status?: ApiRoute['status'];
-    throttled?: boolean;
-  },
-  response?: { resource: Pick<Resource<V>, 'schema' | 'present'>; list?: boolean },
-): ApiRoute {
-  return {
-    kind: 'api',
-    method,
-    path,
-    operation,
-    operationId: meta.operationId,
-    summary: meta.summary,
-    tag: meta.tag,
-    status: meta.status ?? (response ? 200 : 204),
-    throttled: meta.throttled ?? false,
-    response: response && {
-      schema: response.resource.schema,
-      list: response.list ?? false,
-      present: response.resource.present,
-    },
-  };
-}
 
 function crud<V>(
   resource: Resource<V>,
@@ -224,6 +194,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     },
     { resource: token },
   ),
+  ...MARKETPLACE_ROUTES,
 ];
 
 /** Routes served by Nest controllers, documented with the rest. */
@@ -234,6 +205,14 @@ export const NEST_ROUTES: readonly NestRoute[] = [
     path: '/health',
     operationId: 'health_retrieve',
     summary: 'Health of the gateway and every service',
+    tag: 'health',
+  },
+  {
+    kind: 'nest',
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics_retrieve',
+    summary: "The gateway's Prometheus metrics (text format)",
     tag: 'health',
   },
 ];

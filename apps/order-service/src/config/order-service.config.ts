@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@app/platform';
+import { loadConfig, metricsConfigShape, serviceConfigSchema } from '@app/platform';
 
-const schema = z.object({
-  DATABASE_URL: env.postgresUrl(),
-  NATS_URL: env.natsUrl(),
-  NATS_NAMESPACE: env.natsNamespace(),
-  LOG_LEVEL: env.logLevel(),
-  OUTBOX_SWEEP_MS: env.milliseconds(5_000),
-  CONSUMER_ACK_WAIT_MS: env.milliseconds(30_000),
-  EVENT_HISTORY_MS: env.milliseconds(7 * 24 * 3_600_000),
+const schema = serviceConfigSchema({
+  ...metricsConfigShape(9101),
   /**
    * How long an API token lives after its last use (Waldur's sliding TOKEN_LIFETIME; 1 hour). Use
    * renews it at most once a minute, so a lifetime under a minute does not slide.

@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@app/platform';
+import { appConfigSchema, loadConfig, metricsConfigShape } from '@app/platform';
 
-const schema = z.object({
-  NATS_URL: env.natsUrl(),
-  NATS_NAMESPACE: env.natsNamespace(),
-  LOG_LEVEL: env.logLevel(),
-});
+const schema = appConfigSchema({ ...metricsConfigShape(9103) });
 
 export type SyncSchedulerConfig = z.infer<typeof schema>;
 

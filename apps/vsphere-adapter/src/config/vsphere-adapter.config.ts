@@ -1,23 +1,46 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@app/platform';
+import { ConfigError, env, loadConfig, metricsConfigShape, serviceConfigSchema } from '@app/platform';
+import { parseCredentialKeys, type CredentialKey } from './credential-keys';
 
-const schema = z.object({
-  DATABASE_URL: env.postgresUrl(),
-  NATS_URL: env.natsUrl(),
-  NATS_NAMESPACE: env.natsNamespace(),
-  LOG_LEVEL: env.logLevel(),
-  OUTBOX_SWEEP_MS: env.milliseconds(5_000),
-  CONSUMER_ACK_WAIT_MS: env.milliseconds(30_000),
-  EVENT_HISTORY_MS: env.milliseconds(7 * 24 * 3_600_000),
+const schema = serviceConfigSchema({
+  ...metricsConfigShape(9102),
   ORDER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(256).default(8),
+  // vSphere integration (issue 9).
+  VSPHERE_BASIC_MODE: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
+  VSPHERE_SYNC_CONCURRENCY: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int()
+    .min(1)
+    .max(64)
+    .default(4),
+  VSPHERE_SYNC_SWEEP_MS: env.milliseconds(30_000),
+  VSPHERE_SYNC_TIMEOUT_MS: env.milliseconds(15 * 60_000),
+  VSPHERE_CALL_TIMEOUT_MS: env.milliseconds(60_000),
 });
 
-export type VsphereAdapterConfig = z.infer<typeof schema>;
+export type VsphereAdapterConfig = z.infer<typeof schema> & {
+  /** `CREDENTIALS_KEYS` (kept out of the schema: a bad value must never be echoed in the error). */
+  CREDENTIALS_KEYS: CredentialKey[];
+};
 
 export function loadVsphereAdapterConfig(
   source: Record<string, string | undefined> = process.env,
 ): VsphereAdapterConfig {
-  return loadConfig(schema, source);
+  const { CREDENTIALS_KEYS: rawKeys, ...rest } = source;
+  const keys = parseCredentialKeys(rawKeys);
+  const problems = keys.problems.map((problem) => `CREDENTIALS_KEYS (set, not shown): ${problem}`);
+  let base: z.infer<typeof schema> | undefined;
+  try {
+    base = loadConfig(schema, rest);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.unshift(...error.problems);
+  }
+  if (problems.length > 0 || base === undefined) throw new ConfigError(problems);
+  return { ...base, CREDENTIALS_KEYS: keys.keys };
 }
 
 export const VSPHERE_SCHEMA = 'vsphere';

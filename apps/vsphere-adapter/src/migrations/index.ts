@@ -1,4 +1,10 @@
 import { CreateMessaging1764480000001 } from './1764480000001-create-messaging';
+import { OutboxOrdering1764480000010 } from './1764480000010-outbox-ordering';
+import { CreateIntegrations1764480000021 } from './1764480000021-create-integrations';
 
 /** Every migration of the `vsphere` schema, in order. */
-export const VSPHERE_MIGRATIONS = [CreateMessaging1764480000001];
+export const VSPHERE_MIGRATIONS = [
+  CreateMessaging1764480000001,
+  OutboxOrdering1764480000010,
+  CreateIntegrations1764480000021,
+];

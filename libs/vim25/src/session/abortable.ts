@@ -8,7 +8,12 @@ export function abortable<T>(
   onAbort: () => Error,
 ): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(onAbort());
+  if (signal.aborted) {
+    // The shared work goes on for the others; when nobody else waits for it, its failure must not
+    // surface as an unhandled rejection.
+    promise.catch(() => undefined);
+    return Promise.reject(onAbort());
+  }
   return new Promise<T>((resolve, reject) => {
     const abort = (): void => reject(onAbort());
     signal.addEventListener('abort', abort, { once: true });

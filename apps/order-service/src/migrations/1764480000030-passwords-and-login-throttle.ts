@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * attempt counters. Tokens issued before this had no expiry: they get the default lifetime from now,
  * so a deployment that upgrades keeps no token that lives for ever.
  */
-export class PasswordsAndLoginThrottle1764480000005 implements MigrationInterface {
-  name = 'PasswordsAndLoginThrottle1764480000005';
+export class PasswordsAndLoginThrottle1764480000030 implements MigrationInterface {
+  name = 'PasswordsAndLoginThrottle1764480000030';
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.query(`ALTER TABLE "marketplace"."users" ADD COLUMN "password_hash" text`);

@@ -1,0 +1,42 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+// 'VS' in the top bits keeps these keys apart from the other advisory locks of the database.
+const LOCK_PREFIX = 0x5653n << 48n;
+
+/** The advisory-lock key of an offering's synchronisation: a prefix and 48 bits of its uuid. Pure. */
+export function syncLockKey(offeringUuid: string): string {
+  return (LOCK_PREFIX | BigInt(`0x${offeringUuid.replace(/-/g, '').slice(0, 12)}`)).toString();
+}
+
+export type LockedRun<T> = { acquired: false } | { acquired: true; result: T };
+
+/**
+ * One synchronisation per offering at a time across every adapter instance: a Postgres advisory
+ * lock held, on a connection of its own, for as long as the work runs. Postgres frees it if the
+ * process dies.
+ */
+@Injectable()
+export class SyncLockRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  /** Runs `work` holding the offering's lock, or returns at once when another run holds it. */
+  async withLock<T>(offeringUuid: string, work: () => Promise<T>): Promise<LockedRun<T>> {
+    const key = syncLockKey(offeringUuid);
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1::bigint) AS "locked"', [key])) as {
+        locked: boolean;
+      }[];
+      if (!row.locked) return { acquired: false };
+      try {
+        return { acquired: true, result: await work() };
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { AssignmentsController } from './controllers/assignments.controller';
+import { InventoryController } from './controllers/inventory.controller';
+import { AssignmentRepository } from './repositories/assignment.repository';
+import { InventoryQueryRepository } from './repositories/inventory-query.repository';
+import { InventoryWriterRepository } from './repositories/inventory-writer.repository';
+import { AssignmentService } from './services/assignment.service';
+import { InventoryQueryService } from './services/inventory-query.service';
+
+/** The imported vCenter inventory, its lists for customers, and the customer assignments. */
+@Module({
+  controllers: [InventoryController, AssignmentsController],
+  providers: [
+    InventoryQueryRepository,
+    InventoryWriterRepository,
+    AssignmentRepository,
+    InventoryQueryService,
+    AssignmentService,
+  ],
+  exports: [InventoryQueryRepository, InventoryWriterRepository],
+})
+export class InventoryModule {}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { messages } from '../identity/wire-fields';
+import { serviceAttributesSchema } from './service-attributes';
+
+/**
+ * `vsphere.integration.update`: core NATS request-reply, asked by the order service for
+ * `POST /api/marketplace-provider-offerings/{uuid}/update_integration/` after it checked that the
+ * caller may manage the offering; answered by the vSphere adapter, which owns the credentials.
+ * Creates the integration on first use, applies the given fields (one at a time works), stores the
+ * password encrypted, starts a synchronisation (coalesced with a running one) and answers with the
+ * integration's view (RequestReply<IntegrationView>). 400 names a bad field
+ * (`{"service_attributes.backend_url": ["Enter a valid URL."]}`).
+ */
+export const INTEGRATION_UPDATE_PATTERN = 'vsphere.integration.update';
+
+export const integrationUpdateRequestSchema = z.strictObject({
+  offering_uuid: z.uuid({ error: messages.uuid }),
+  service_attributes: serviceAttributesSchema,
+});
+export type IntegrationUpdateRequest = z.input<typeof integrationUpdateRequestSchema>;
