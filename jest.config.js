@@ -19,7 +19,11 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,scripts}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,scripts}/**/*.spec.ts', '<rootDir>/test/support/**/*.spec.ts'],
+    },
     {
       ...shared,
       displayName: 'integration',

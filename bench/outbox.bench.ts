@@ -53,9 +53,9 @@ async function main(): Promise<void> {
   };
   await ensureDurableConsumer(nats.jsm, durable, {
     ackWaitMs: 30_000,
-    maxDeliver: 5,
     backoffMs: [1_000],
     concurrency: 256,
+    handlerTimeoutMs: 60_000,
   });
   const outbox = new OutboxRepository('vsphere');
   const relay = new OutboxRelay({

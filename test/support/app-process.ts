@@ -40,7 +40,8 @@ export class AppProcess {
       throw new Error(`${entry} is missing: run \`npm run build\` before the e2e tests.`);
     const child = spawn(NODE, [entry], {
       cwd: ROOT,
-      env: { ...process.env, ...this.env },
+      // A free metrics port per process: suites run several instances of one app side by side.
+      env: { ...process.env, METRICS_PORT: '0', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

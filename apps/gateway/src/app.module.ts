@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from './config/gateway.config';
 import { HealthController } from './controllers/health.controller';
+import { MetricsController } from './controllers/metrics.controller';
+import { GatewayMetrics } from './metrics/gateway-metrics';
 import { ApiHandler } from './rest/api-handler';
 import { CallerResolver } from './rest/caller-resolver';
 import { RestRouter } from './rest/rest-router';
@@ -12,7 +14,7 @@ export class AppModule {
   static register(config: GatewayConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: CONFIG, useValue: config },
         {
@@ -27,6 +29,7 @@ export class AppModule {
           },
         },
         ServiceRequester,
+        GatewayMetrics,
         CallerResolver,
         ApiHandler,
         RestRouter,

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
+import { installShutdownDeadline } from '@app/platform/runtime/shutdown-deadline';
 import { AppModule } from './app.module';
+import { GatewayMetrics } from './metrics/gateway-metrics';
 import { loadGatewayConfig } from './config/gateway.config';
 
 async function bootstrap(): Promise<void> {
@@ -13,7 +15,9 @@ async function bootstrap(): Promise<void> {
       // The REST layer reads bodies itself, so a malformed one is a clean 400 rather than Express's HTML error.
       bodyParser: false,
     });
+    app.use(app.get(GatewayMetrics).middleware);
     app.enableShutdownHooks();
+    installShutdownDeadline(logger, config.SHUTDOWN_GRACE_MS);
     await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
     logger.info({ url: await app.getUrl() }, 'gateway listening');
   } catch (error) {

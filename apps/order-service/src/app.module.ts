@@ -5,7 +5,7 @@ import type { OrderServiceConfig } from './config/order-service.config';
 import { AuthController } from './controllers/auth.controller';
 import { CustomersController } from './controllers/customers.controller';
 import { HealthController } from './controllers/health.controller';
-import { OrderOutcomesConsumer } from './controllers/order-outcomes.consumer';
+import { orderOutcomesConsumer } from './controllers/order-outcomes.consumer';
 import { OrdersController } from './controllers/orders.controller';
 import { ProjectsController } from './controllers/projects.controller';
 import { UsersController } from './controllers/users.controller';
@@ -50,7 +50,7 @@ export class AppModule {
         OfferingService,
         OrderSubmissionService,
         OrderOutcomeService,
-        OrderOutcomesConsumer,
+        orderOutcomesConsumer,
         RuntimeLifecycle,
         // Identity and access: users, tokens, customers, projects, role grants.
         UserRepository,

@@ -3,6 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { NamespacedNatsServer } from '@app/messaging/requests/namespaced-nats';
 import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
+import { createMetricsRegistry, startMetricsServer } from '@app/platform/metrics';
+import { installShutdownDeadline } from '@app/platform/runtime/shutdown-deadline';
 import { AppModule } from './app.module';
 import { loadSyncSchedulerConfig } from './config/sync-scheduler.config';
 
@@ -14,12 +16,19 @@ async function bootstrap(): Promise<void> {
       strategy: new NamespacedNatsServer(
         { servers: [config.NATS_URL], queue: 'sync-scheduler', name: 'sync-scheduler' },
         config.NATS_NAMESPACE,
+        { shutdownGraceMs: config.SHUTDOWN_GRACE_MS },
       ),
       logger: new NestJsonLogger(logger),
     });
     app.enableShutdownHooks();
+    installShutdownDeadline(logger, config.SHUTDOWN_GRACE_MS);
     await app.listen();
-    logger.info('sync-scheduler started');
+    const metrics = await startMetricsServer(
+      createMetricsRegistry('sync-scheduler'),
+      config.METRICS_HOST,
+      config.METRICS_PORT,
+    );
+    logger.info({ metrics: metrics.url }, 'sync-scheduler started');
   } catch (error) {
     logger.fatal({ err: error }, 'sync-scheduler failed to start');
     process.exit(1);

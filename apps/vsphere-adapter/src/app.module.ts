@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { RuntimeLifecycle, SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 import { CONFIG, type VsphereAdapterConfig } from './config/vsphere-adapter.config';
 import { HealthController } from './controllers/health.controller';
-import { OrderSubmittedConsumer } from './controllers/order-submitted.consumer';
+import { orderSubmittedConsumer } from './controllers/order-submitted.consumer';
 import { OrderProvisioningService } from './services/order-provisioning.service';
 
 @Module({})
@@ -15,7 +15,7 @@ export class AppModule {
         { provide: CONFIG, useValue: config },
         { provide: SERVICE_RUNTIME, useValue: runtime },
         OrderProvisioningService,
-        OrderSubmittedConsumer,
+        orderSubmittedConsumer,
         RuntimeLifecycle,
       ],
     };

@@ -6,11 +6,16 @@ import { buildEnvelope } from '../src/jetstream/build-envelope';
 import { publishEvent } from '../src/jetstream/publish-event';
 import { DONE, type HandlerOutcome } from '../src/jetstream/handler-outcome';
 import { InboxRepository } from '../src/repositories/inbox.repository';
-import type { ConsumerPolicy } from '../src/jetstream/consumer-policy';
+import { PermanentFailure, type ConsumerPolicy } from '../src/jetstream/consumer-policy';
 import { captureLogger } from '../../../test/support/capture-logger';
 import { erred, openMessagingFixture, type MessagingFixture } from './messaging-fixture';
 
-const POLICY: ConsumerPolicy = { ackWaitMs: 1_000, maxDeliver: 5, backoffMs: [100], concurrency: 4 };
+const POLICY: ConsumerPolicy = {
+  ackWaitMs: 1_000,
+  backoffMs: [100],
+  concurrency: 4,
+  handlerTimeoutMs: 10_000,
+};
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -38,18 +43,21 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
   });
 
   /** A fresh durable on its own subject per test, so tests never see each other's messages. */
-  async function startRunner(handler: (envelope: Envelope<OrderErred>) => Promise<HandlerOutcome>) {
+  async function startRunner(
+    handler: (envelope: Envelope<OrderErred>, signal: AbortSignal) => Promise<HandlerOutcome>,
+    policy: ConsumerPolicy = POLICY,
+  ) {
     const durable = `test-${randomUUID().slice(0, 8)}`;
     const subject = `${fx.nats.topology.namespace}.vsphere.order.${durable}`;
     const spec = { stream: fx.nats.topology.streams.vsphere.name, durable, filter: subject };
-    await ensureDurableConsumer(fx.nats.jsm, spec, POLICY);
+    await ensureDurableConsumer(fx.nats.jsm, spec, policy);
     const captured = captureLogger('consumer-test');
     runner = new ConsumerRunner({
       js: fx.js,
       durable: spec,
-      policy: POLICY,
+      policy,
       logger: captured.logger,
-      routes: [route(OrderErredEvent, handler)],
+      routes: [route(OrderErredEvent, (envelope, delivery) => handler(envelope, delivery.signal))],
     });
     await runner.start();
     const info = () => fx.nats.jsm.consumers.info(spec.stream, durable);
@@ -134,5 +142,63 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
       [envelope.id],
     );
     expect(rows).toHaveLength(1);
+  });
+
+  it('retries an infrastructure failure past any delivery count, until it succeeds', async () => {
+    let attempts = 0;
+    const { subject, info } = await startRunner(
+      () => {
+        attempts += 1;
+        if (attempts <= 25) return Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+        return Promise.resolve(DONE);
+      },
+      { ...POLICY, backoffMs: [10] },
+    );
+    await publishEvent(fx.js, subject, buildEnvelope(OrderErredEvent, erred(), 'order-outage'));
+    await waitFor(async () => attempts === 26 && (await info()).num_ack_pending === 0);
+    const state = await info();
+    expect(state.num_pending).toBe(0);
+    expect(state.num_redelivered).toBe(0); // acked in the end: nothing left to redeliver
+    expect(state.delivered.consumer_seq).toBe(26);
+  });
+
+  it("terminates a handler's explicit permanent refusal at once and never redelivers it", async () => {
+    let attempts = 0;
+    const { subject, info } = await startRunner(() => {
+      attempts += 1;
+      return Promise.reject(new PermanentFailure('this order can never be provisioned'));
+    });
+    await publishEvent(fx.js, subject, buildEnvelope(OrderErredEvent, erred(), 'order-refused'));
+    await waitFor(async () => attempts === 1 && (await info()).num_ack_pending === 0);
+    await sleep(POLICY.ackWaitMs * 1.5);
+    expect(attempts).toBe(1);
+    expect((await info()).num_redelivered).toBe(0);
+  });
+
+  it('abandons a handler past its deadline, frees its slot and redelivers its message', async () => {
+    const calls: string[] = [];
+    let aborted = 0;
+    const { subject, info } = await startRunner(
+      (envelope, signal) => {
+        calls.push(envelope.correlationId);
+        if (envelope.correlationId === 'order-hangs' && calls.length === 1) {
+          // Hangs until the runner gives up on it, as a vCenter call that never answers would.
+          return new Promise((_, reject) =>
+            signal.addEventListener('abort', () => {
+              aborted += 1;
+              reject(new Error('aborted'));
+            }),
+          );
+        }
+        return Promise.resolve(DONE);
+      },
+      { ...POLICY, concurrency: 1, handlerTimeoutMs: 300 },
+    );
+    await publishEvent(fx.js, subject, buildEnvelope(OrderErredEvent, erred(), 'order-hangs'));
+    await publishEvent(fx.js, subject, buildEnvelope(OrderErredEvent, erred(), 'order-next'));
+    await waitFor(async () => calls.length === 3 && (await info()).num_ack_pending === 0);
+    expect(aborted).toBe(1);
+    // With one slot, the second order ran only because the hung handler's slot was freed.
+    expect(calls.sort()).toEqual(['order-hangs', 'order-hangs', 'order-next']);
   });
 });

@@ -11,6 +11,7 @@ const schema = z.object({
   GATEWAY_PORT: env.port(8080),
   /** How long a REST request waits for the owning service before answering 503. */
   REQUEST_TIMEOUT_MS: env.milliseconds(5_000),
+  SHUTDOWN_GRACE_MS: env.milliseconds(10_000),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

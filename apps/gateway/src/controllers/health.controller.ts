@@ -1,7 +1,5 @@
-import { Controller, Get, HttpException, HttpStatus, Inject } from '@nestjs/common';
-import { ClientProxy } from '@nestjs/microservices';
+import { Controller, Get, HttpException, HttpStatus } from '@nestjs/common';
 import { HEALTH_PATTERNS, type HealthReport } from '@app/contracts';
-import { SERVICES_CLIENT } from '../config/gateway.config';
 import { ServiceRequester } from '../services/service-requester';
 
 type ServiceHealth = HealthReport | { status: 'unavailable'; detail: string };
@@ -15,10 +13,7 @@ interface GatewayHealth {
 /** `/health`: the gateway's own NATS link and every service's Postgres and NATS, asked over NATS. */
 @Controller()
 export class HealthController {
-  constructor(
-    private readonly requester: ServiceRequester,
-    @Inject(SERVICES_CLIENT) private readonly client: ClientProxy,
-  ) {}
+  constructor(private readonly requester: ServiceRequester) {}
 
   @Get('health')
   async health(): Promise<GatewayHealth> {
@@ -34,19 +29,10 @@ export class HealthController {
       }),
     );
     const services: Record<string, ServiceHealth> = Object.fromEntries(entries);
-    const nats = isConnected(this.client) ? 'up' : 'down';
+    const nats = this.requester.natsConnected ? 'up' : 'down';
     const healthy = nats === 'up' && Object.values(services).every((report) => report.status === 'ok');
     const body: GatewayHealth = { status: healthy ? 'ok' : 'degraded', nats, services };
     if (!healthy) throw new HttpException(body, HttpStatus.SERVICE_UNAVAILABLE);
     return body;
-  }
-}
-
-function isConnected(client: ClientProxy): boolean {
-  try {
-    const connection = client.unwrap<{ isClosed(): boolean }>();
-    return !connection.isClosed();
-  } catch {
-    return false;
   }
 }

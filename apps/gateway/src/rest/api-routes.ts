@@ -180,4 +180,12 @@ export const NEST_ROUTES: readonly NestRoute[] = [
     summary: 'Health of the gateway and every service',
     tag: 'health',
   },
+  {
+    kind: 'nest',
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics_retrieve',
+    summary: "The gateway's Prometheus metrics (text format)",
+    tag: 'health',
+  },
 ];

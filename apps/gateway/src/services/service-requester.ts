@@ -1,21 +1,43 @@
-import { Inject, Injectable, ServiceUnavailableException, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  ServiceUnavailableException,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { firstValueFrom, timeout, TimeoutError, type Subscription } from 'rxjs';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from '../config/gateway.config';
 
 /**
  * Asks a service over NATS request-reply. No responder (NATS answers 503 at once) or no answer
- * within the timeout both become HTTP 503 with a message naming the service: never a hanging request.
+ * within the timeout both become HTTP 503 with a message naming the service; while the gateway's
+ * own NATS link is down, 503 naming NATS comes at once: never a hanging request.
  */
 @Injectable()
-export class ServiceRequester implements OnApplicationShutdown {
+export class ServiceRequester implements OnModuleInit, OnApplicationShutdown {
+  private connected = true;
+  private statusSubscription?: Subscription;
+
   constructor(
     @Inject(SERVICES_CLIENT) private readonly client: ClientProxy,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
+  get natsConnected(): boolean {
+    return this.connected;
+  }
+
+  onModuleInit(): void {
+    // The client is connected by its factory; from then on Nest reports each loss and return.
+    this.statusSubscription = this.client.status.subscribe((status) => {
+      this.connected = status === 'connected';
+    });
+  }
+
   /** The client comes from a factory, so Nest does not close it: an open NATS link would keep the process alive. */
   async onApplicationShutdown(): Promise<void> {
+    this.statusSubscription?.unsubscribe();
     await this.client.close();
   }
 
@@ -24,6 +46,9 @@ export class ServiceRequester implements OnApplicationShutdown {
     payload: unknown,
     timeoutMs = this.config.REQUEST_TIMEOUT_MS,
   ): Promise<T> {
+    if (!this.connected) {
+      throw new ServiceUnavailableException('NATS is not available to the gateway; try again shortly.');
+    }
     try {
       return await firstValueFrom(this.client.send<T>(pattern, payload ?? {}).pipe(timeout(timeoutMs)));
     } catch (error) {

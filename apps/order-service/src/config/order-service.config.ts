@@ -8,6 +8,10 @@ const schema = z.object({
   LOG_LEVEL: env.logLevel(),
   OUTBOX_SWEEP_MS: env.milliseconds(5_000),
   CONSUMER_ACK_WAIT_MS: env.milliseconds(30_000),
+  CONSUMER_HANDLER_TIMEOUT_MS: env.milliseconds(120_000),
+  SHUTDOWN_GRACE_MS: env.milliseconds(10_000),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_PORT: env.port(9101),
   EVENT_HISTORY_MS: env.milliseconds(7 * 24 * 3_600_000),
 });
 

@@ -6,8 +6,11 @@ export type RequestReply<T> =
   | { status: 'ok'; data: T }
   | { status: 'error'; code: ErrorCode; detail?: string; fields?: Record<string, string[]> };
 
-/** 401 answers a token that resolves to nobody; 403 a caller who may see but not act; 404 one who may not see. */
-export type ErrorCode = 400 | 401 | 403 | 404 | 409;
+/**
+ * 401 answers a token that resolves to nobody; 403 a caller who may see but not act; 404 one who may
+ * not see; 503 a service that cannot reach a dependency of its own (its Postgres) right now.
+ */
+export type ErrorCode = 400 | 401 | 403 | 404 | 409 | 503;
 
 export function ok<T>(data: T): RequestReply<T> {
   return { status: 'ok', data };

@@ -1,10 +1,10 @@
-import { outcomeOfFailure, retryDelay, type ConsumerPolicy } from './consumer-policy';
+import { outcomeOfFailure, PermanentFailure, retryDelay, type ConsumerPolicy } from './consumer-policy';
 
 const policy: ConsumerPolicy = {
   ackWaitMs: 30_000,
-  maxDeliver: 4,
   backoffMs: [1_000, 5_000, 15_000],
   concurrency: 1,
+  handlerTimeoutMs: 60_000,
 };
 
 describe('consumer policy', () => {
@@ -14,15 +14,24 @@ describe('consumer policy', () => {
     ]);
   });
 
-  it('retries a failure while deliveries remain, then gives up with the reason', () => {
+  it('retries an infrastructure failure however many deliveries it has taken', () => {
     expect(outcomeOfFailure(policy, 1, new Error('db down'))).toEqual({
       outcome: 'retry',
       delayMs: 1_000,
       reason: 'db down',
     });
-    expect(outcomeOfFailure(policy, 4, new Error('db down'))).toEqual({
+    // A Postgres outage of 16 minutes at the capped delay is about 64 deliveries: still a retry.
+    expect(outcomeOfFailure(policy, 10_000, new Error('connect ECONNREFUSED'))).toEqual({
+      outcome: 'retry',
+      delayMs: 15_000,
+      reason: 'connect ECONNREFUSED',
+    });
+  });
+
+  it("terminates only a handler's explicit permanent refusal", () => {
+    expect(outcomeOfFailure(policy, 1, new PermanentFailure('unknown offering type'))).toEqual({
       outcome: 'poison',
-      reason: 'gave up after 4 deliveries: db down',
+      reason: 'unknown offering type',
     });
   });
 });

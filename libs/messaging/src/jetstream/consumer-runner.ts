@@ -2,6 +2,7 @@ import type { Envelope, EventContract } from '@app/contracts';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { withOrderContext } from '@app/platform/logging/json-logger';
+import type { MessagingMetrics } from '../metrics/messaging-metrics';
 import { outcomeOfFailure, type ConsumerPolicy } from './consumer-policy';
 import { decodeEvent } from './decode-event';
 import type { HandlerOutcome } from './handler-outcome';
@@ -11,6 +12,8 @@ export interface DeliveryContext {
   deliveryCount: number;
   /** Tells the server the work goes on; the runner also does this by itself while a handler runs. */
   working(): void;
+  /** Fires when the handler passed its deadline or the process is stopping: stop and let it redeliver. */
+  signal: AbortSignal;
 }
 
 export type EventHandler<T> = (envelope: Envelope<T>, delivery: DeliveryContext) => Promise<HandlerOutcome>;
@@ -32,34 +35,83 @@ export interface ConsumerRunnerOptions {
   routes: EventRoute<unknown>[];
   policy: ConsumerPolicy;
   logger: Logger;
+  metrics?: MessagingMetrics;
 }
+
+class HandlerDeadline extends Error {}
+
+// After a consume loop ends unexpectedly (the consumer was deleted, JetStream was away at the pull),
+// it is opened again after this pause rather than leaving the service deaf.
+const REOPEN_PAUSE_MS = 1_000;
 
 /**
  * Pulls from a durable consumer and maps every handler outcome to ack, nak with delay or term.
  * A malformed message (not JSON, or failing its schema) is terminated with a logged reason and the
- * loop goes on. Up to `policy.concurrency` messages are handled at once.
+ * loop goes on. Up to `policy.concurrency` messages are handled at once; a handler past
+ * `policy.handlerTimeoutMs` is abandoned and its message redelivered.
  */
 export class ConsumerRunner {
   private messages?: ConsumerMessages;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly aborts = new Set<AbortController>();
   private loop?: Promise<void>;
   private stopping = false;
 
   constructor(private readonly options: ConsumerRunnerOptions) {}
 
   async start(): Promise<void> {
-    const { js, durable, policy } = this.options;
-    const consumer = await js.consumers.get(durable.stream, durable.durable);
-    this.messages = await consumer.consume({ max_messages: policy.concurrency });
-    this.loop = this.run(this.messages);
+    this.messages = await this.open();
+    this.loop = this.keepConsuming(this.messages);
   }
 
-  /** Stops pulling and waits for the messages in hand; unfinished ones are redelivered to another instance. */
-  async stop(): Promise<void> {
+  /**
+   * Stops pulling and waits for the messages in hand, at most `graceMs`; those still running then
+   * are aborted and nak'ed, so another instance (or this one, restarted) takes them at once.
+   */
+  async stop(graceMs = this.options.policy.handlerTimeoutMs): Promise<void> {
     this.stopping = true;
     await this.messages?.close();
     await this.loop;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    clearTimeout(timer);
+    for (const controller of this.aborts) controller.abort(new Error('the consumer is stopping'));
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async open(): Promise<ConsumerMessages> {
+    const { js, durable, policy } = this.options;
+    const consumer = await js.consumers.get(durable.stream, durable.durable);
+    return consumer.consume({ max_messages: policy.concurrency });
+  }
+
+  private async keepConsuming(first: ConsumerMessages): Promise<void> {
+    let messages = first;
+    for (;;) {
+      try {
+        await this.run(messages);
+      } catch (error) {
+        this.options.logger.warn(
+          { err: error, durable: this.options.durable.durable },
+          'consume loop failed',
+        );
+      }
+      if (this.stopping) return;
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, REOPEN_PAUSE_MS));
+        if (this.stopping) return;
+        try {
+          messages = this.messages = await this.open();
+          break;
+        } catch (error) {
+          this.options.logger.warn(
+            { err: error, durable: this.options.durable.durable },
+            'consumer not reachable yet',
+          );
+        }
+      }
+    }
   }
 
   private async run(messages: ConsumerMessages): Promise<void> {
@@ -76,15 +128,16 @@ export class ConsumerRunner {
   }
 
   private async handle(message: JsMsg): Promise<void> {
-    const { routes, logger, durable } = this.options;
+    const { routes, logger, durable, metrics } = this.options;
     const where = { subject: message.subject, seq: message.seq, durable: durable.durable };
+    if (message.info.deliveryCount > 1) metrics?.consumerRedeliveries.inc({ durable: durable.durable });
     const decoded = decodeEvent(
       message.data,
       routes.map((candidate) => candidate.contract),
     );
     if (!decoded.ok) {
       logger.warn({ ...where, reason: decoded.reason }, 'terminated a malformed message');
-      terminate(message);
+      this.settle(message, { outcome: 'poison', reason: decoded.reason });
       return;
     }
     const { envelope, contract } = decoded;
@@ -101,42 +154,65 @@ export class ConsumerRunner {
     handler: EventHandler<unknown>,
   ): Promise<HandlerOutcome> {
     const { policy, logger } = this.options;
+    const controller = new AbortController();
+    this.aborts.add(controller);
     const heartbeat = setInterval(() => message.working(), Math.max(policy.ackWaitMs / 3, 200));
-    try {
-      return await handler(envelope, {
-        deliveryCount: message.info.deliveryCount,
-        working: () => message.working(),
+    let deadline: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      deadline = setTimeout(() => {
+        const error = new HandlerDeadline(`handler passed its deadline of ${policy.handlerTimeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, policy.handlerTimeoutMs);
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), {
+        once: true,
       });
+    });
+    try {
+      return await Promise.race([
+        handler(envelope, {
+          deliveryCount: message.info.deliveryCount,
+          working: () => message.working(),
+          signal: controller.signal,
+        }),
+        expired,
+      ]);
     } catch (error) {
+      if (controller.signal.aborted) {
+        // Abandoned (deadline or shutdown): the work may still finish in the background, and the
+        // inbox makes its redelivery harmless; the slot is free again now.
+        const reason = error instanceof Error ? error.message : String(error);
+        logger.warn({ eventId: envelope.id, reason }, `${envelope.type} handler abandoned`);
+        return { outcome: 'retry', delayMs: 0, reason };
+      }
       logger.error({ err: error, eventId: envelope.id }, `${envelope.type} handler failed`);
       return outcomeOfFailure(policy, message.info.deliveryCount, error);
     } finally {
       clearInterval(heartbeat);
+      clearTimeout(deadline);
+      this.aborts.delete(controller);
     }
   }
 
   private reply(message: JsMsg, outcome: HandlerOutcome, where: Record<string, unknown>): void {
     const { logger } = this.options;
-    switch (outcome.outcome) {
-      case 'done':
-        message.ack();
-        return;
-      case 'retry':
-        logger.warn({ ...where, delayMs: outcome.delayMs, reason: outcome.reason }, 'event will be retried');
-        message.nak(outcome.delayMs);
-        return;
-      case 'poison':
-        logger.error({ ...where, reason: outcome.reason }, 'terminated an event its handler refused');
-        terminate(message);
-        return;
+    if (outcome.outcome === 'retry') {
+      logger.warn({ ...where, delayMs: outcome.delayMs, reason: outcome.reason }, 'event will be retried');
+    } else if (outcome.outcome === 'poison') {
+      logger.error({ ...where, reason: outcome.reason }, 'terminated an event its handler refused');
     }
+    this.settle(message, outcome);
   }
-}
 
-/**
- * `+TERM` without a reason: nats-server 2.9 ignores `+TERM <reason>` (the reason came with 2.10) and
- * would redeliver the message. The reason is in our log line instead.
- */
-function terminate(message: JsMsg): void {
-  message.term();
+  /**
+   * `+TERM` goes without a reason: nats-server 2.9 ignores `+TERM <reason>` (the reason came with
+   * 2.10) and would redeliver the message. The reason is in our log line instead.
+   */
+  private settle(message: JsMsg, outcome: HandlerOutcome): void {
+    const durable = this.options.durable.durable;
+    if (outcome.outcome === 'done') message.ack();
+    else if (outcome.outcome === 'retry') message.nak(outcome.delayMs);
+    else message.term();
+    this.options.metrics?.consumerMessages.inc({ durable, outcome: outcome.outcome });
+  }
 }

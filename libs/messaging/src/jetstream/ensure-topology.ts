@@ -73,7 +73,9 @@ export async function ensureDurableConsumer(
   const settings = {
     ack_policy: AckPolicy.Explicit,
     ack_wait: nanos(policy.ackWaitMs),
-    max_deliver: policy.maxDeliver,
+    // Unlimited: a transient failure is retried for as long as it lasts (the runner's capped nak
+    // delays pace it); only a malformed payload or an explicit refusal is terminated.
+    max_deliver: -1,
     max_ack_pending: Math.max(policy.concurrency * 4, 64),
   };
   try {

@@ -1,8 +1,13 @@
-import type { JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
+import type { Envelope } from '@app/contracts';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { publishEvent } from '../jetstream/publish-event';
-import type { OutboxRepository } from '../repositories/outbox.repository';
+import type { MessagingMetrics } from '../metrics/messaging-metrics';
+import type { OutboxRepository, PendingEvent } from '../repositories/outbox.repository';
+import { classifyPublishFailure, publishRetryDelay } from './publish-failure';
+
+export type Publish = (js: JetStreamClient, subject: string, envelope: Envelope) => Promise<PubAck>;
 
 export interface OutboxRelayOptions {
   dataSource: DataSource;
@@ -11,15 +16,48 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /** Period of the sweep that recovers what a crash or a NATS outage left unpublished. */
   sweepMs: number;
+  /** False while the NATS connection is down: a pass then waits instead of failing every event. */
+  natsUp?: () => boolean;
   batchSize?: number;
+  /** Failed publishes (NATS up) after which an event is parked; an unpublishable one is parked at once. */
+  maxAttempts?: number;
+  metrics?: MessagingMetrics;
+  /** The publish call; tests inject failures here. */
+  publish?: Publish;
+}
+
+// A pass that finds another relay's turn in progress comes back this soon.
+const TURN_TAKEN_RETRY_MS = 25;
+
+/** An event that did not go out in a pass: parked for good, or to be tried again after its backoff. */
+interface Setback {
+  id: string;
+  reason: string;
+  park: boolean;
+  retryInMs: number;
+  counted: boolean;
+}
+
+interface PassResult {
+  published: number;
+  /** The batch was full and nothing failed: there may be more right now. */
+  more: boolean;
+  /** When to come back for events whose backoff runs (ms), if any. */
+  retryInMs?: number;
 }
 
 /**
  * Publishes outbox rows to JetStream and marks them sent. `wake()` right after a commit keeps the
  * hot path free of polling delay; the sweep only catches up after failures.
+ *
+ * Order: one relay at a time per schema (an advisory lock held for the pass), and within a pass the
+ * events of one aggregate go out one after another, in commit order, while different aggregates go
+ * out side by side. An event that fails blocks only the later events of its own aggregate, until it
+ * is published or parked; so no failure lets a later event of the same aggregate overtake it.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
@@ -47,50 +85,103 @@ export class OutboxRelay {
     });
   }
 
+  /** Lets the pass under way finish (its publishes and marks), then stops. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.retryTimer);
     await this.running;
   }
 
+  private natsUp(): boolean {
+    return this.options.natsUp?.() ?? true;
+  }
+
+  private wakeIn(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.wake(), ms);
+  }
+
   private async drain(): Promise<void> {
-    const batchSize = this.options.batchSize ?? 100;
+    if (!this.natsUp()) return; // the sweep comes back; nothing to gain from timeouts meanwhile
     try {
       for (;;) {
-        const { published, complete } = await this.publishBatch(batchSize);
-        if (!complete || published < batchSize) return;
+        const result = await this.pass();
+        if (result === 'turn-taken') return this.wakeIn(TURN_TAKEN_RETRY_MS);
+        if (result.retryInMs !== undefined) this.wakeIn(result.retryInMs);
+        if (!result.more) return;
       }
     } catch (error) {
       this.options.logger.error({ err: error }, 'outbox relay pass failed; the sweep will retry');
     }
   }
 
-  private async publishBatch(batchSize: number): Promise<{ published: number; complete: boolean }> {
-    const { dataSource, outbox, js, logger } = this.options;
+  private async pass(): Promise<PassResult | 'turn-taken'> {
+    const { dataSource, outbox } = this.options;
+    const batchSize = this.options.batchSize ?? 100;
     return dataSource.transaction(async (manager) => {
-      const pending = await outbox.lockPending(manager, batchSize);
-      // Sent together and acknowledged in order: one connection keeps the stream order of the outbox.
-      const results = await Promise.allSettled(
-        pending.map((event) => publishEvent(js, event.subject, event.envelope)),
-      );
+      if (!(await outbox.takeRelayTurn(manager))) return 'turn-taken' as const;
+      const pending = await outbox.pending(manager, batchSize);
       const sent: string[] = [];
-      let complete = true;
-      for (const [index, result] of results.entries()) {
-        const event = pending[index];
-        if (result.status === 'fulfilled') {
-          sent.push(event.id);
-        } else {
-          complete = false;
-          const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
-          logger.warn(
-            { eventId: event.id, subject: event.subject, reason },
-            'outbox event not published yet',
-          );
-          await outbox.markFailed(manager, event.id, reason);
-        }
+      const setbacks: Setback[] = [];
+      await Promise.all(
+        [...byAggregate(pending).values()].map((events) => this.publishInOrder(events, sent, setbacks)),
+      );
+      // Written one after another: one connection carries the whole pass.
+      for (const setback of setbacks) {
+        if (setback.park) await outbox.park(manager, setback.id, setback.reason);
+        else await outbox.markFailed(manager, setback.id, setback.reason, setback.retryInMs, setback.counted);
       }
       await outbox.markPublished(manager, sent);
-      return { published: sent.length, complete };
+      const retries = setbacks.filter((setback) => !setback.park).map((setback) => setback.retryInMs);
+      this.options.metrics?.outboxPublished.inc(sent.length);
+      return {
+        published: sent.length,
+        more: pending.length === batchSize && retries.length === 0 && sent.length > 0,
+        retryInMs: retries.length > 0 ? Math.min(...retries) : undefined,
+      };
     });
   }
+
+  /** One aggregate's events, one after another; stops at the first that must wait. */
+  private async publishInOrder(events: PendingEvent[], sent: string[], setbacks: Setback[]): Promise<void> {
+    const { js, logger } = this.options;
+    const publish = this.options.publish ?? publishEvent;
+    const maxAttempts = this.options.maxAttempts ?? 10;
+    for (const event of events) {
+      try {
+        await publish(js, event.subject, event.envelope);
+        sent.push(event.id);
+        continue;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const kind = classifyPublishFailure(error);
+        const counted = kind !== 'transient' || this.natsUp();
+        const attempts = event.attempts + (counted ? 1 : 0);
+        const where = { eventId: event.id, subject: event.subject, aggregate: event.aggregate, attempts };
+        if (kind === 'unpublishable' || (counted && attempts >= maxAttempts)) {
+          logger.error({ ...where, reason }, 'outbox event parked: it cannot be published');
+          setbacks.push({ id: event.id, reason, park: true, retryInMs: 0, counted });
+          this.options.metrics?.outboxParked.inc();
+          continue; // parked for good: the aggregate's later events go on
+        }
+        const delay = publishRetryDelay(Math.max(attempts, 1));
+        logger.warn({ ...where, reason, retryInMs: delay }, 'outbox event not published yet');
+        setbacks.push({ id: event.id, reason, park: false, retryInMs: delay, counted });
+        return;
+      }
+    }
+  }
+}
+
+/** Pending events grouped by aggregate, each group in commit order. */
+function byAggregate(events: PendingEvent[]): Map<string, PendingEvent[]> {
+  const groups = new Map<string, PendingEvent[]>();
+  for (const event of events) {
+    const group = groups.get(event.aggregate);
+    if (group) group.push(event);
+    else groups.set(event.aggregate, [event]);
+  }
+  return groups;
 }

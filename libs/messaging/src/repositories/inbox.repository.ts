@@ -27,4 +27,19 @@ export class InboxRepository {
       return { duplicate: false, result: await effect(manager) } as const;
     });
   }
+
+  /**
+   * Forgets events received before the redelivery horizon: past the consumed stream's history no
+   * copy of them can arrive again, so their ids guard nothing.
+   */
+  async prune(olderThanMs: number): Promise<number> {
+    const [row]: { deleted: number }[] = await this.dataSource.query(
+      `WITH "gone" AS (
+         DELETE FROM "${this.schema}"."inbox"
+         WHERE "received_at" < now() - make_interval(secs => $1::double precision / 1000) RETURNING 1)
+       SELECT count(*)::int AS "deleted" FROM "gone"`,
+      [olderThanMs],
+    );
+    return row.deleted;
+  }
 }

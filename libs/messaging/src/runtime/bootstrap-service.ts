@@ -2,6 +2,8 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Topology } from '@app/contracts';
+import type { DataSource } from 'typeorm';
+import { isDatabaseUnavailable } from '@app/platform/persistence/unavailable-database';
 import { readConfigOrExit } from '@app/platform/config/read-config-or-exit';
 import { createLogger, NestJsonLogger, type Logger } from '@app/platform/logging/json-logger';
 import {
@@ -9,7 +11,10 @@ import {
   migrate,
   type ServiceDataSourceOptions,
 } from '@app/platform/persistence/data-source';
+import { createMetricsRegistry, startMetricsServer } from '@app/platform/metrics';
+import { installShutdownDeadline } from '@app/platform/runtime/shutdown-deadline';
 import type { StreamSpec } from '../jetstream/ensure-topology';
+import { DependencyFailureFilter } from '../requests/dependency-failure.filter';
 import { ServiceRuntime } from './service-runtime';
 import { NamespacedNatsServer } from '../requests/namespaced-nats';
 
@@ -21,6 +26,9 @@ export interface ServiceConfig {
   LOG_LEVEL: string;
   OUTBOX_SWEEP_MS: number;
   EVENT_HISTORY_MS: number;
+  SHUTDOWN_GRACE_MS: number;
+  METRICS_HOST: string;
+  METRICS_PORT: number;
 }
 
 export interface ServiceDefinition<C extends ServiceConfig> {
@@ -73,9 +81,10 @@ export async function bootstrapService<C extends ServiceConfig>(
   const logger: Logger = createLogger(definition.app, config.LOG_LEVEL);
   try {
     const dataSource = dataSourceFor(definition, config);
-    await dataSource.initialize();
+    await initializeWhenReachable(dataSource, logger);
     const applied = await migrate(dataSource, definition.schema);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    const registry = createMetricsRegistry(definition.app);
     const runtime = await ServiceRuntime.open({
       app: definition.app,
       logger,
@@ -84,8 +93,10 @@ export async function bootstrapService<C extends ServiceConfig>(
       natsUrl: config.NATS_URL,
       namespace: config.NATS_NAMESPACE,
       outboxSweepMs: config.OUTBOX_SWEEP_MS,
+      eventHistoryMs: config.EVENT_HISTORY_MS,
       ownedStreams: (topology) => definition.ownedStreams(topology, config),
       consumedStreams: (topology) => definition.consumedStreams(topology, config),
+      registry,
     });
     const app = await NestFactory.createMicroservice<MicroserviceOptions>(
       definition.module(config, runtime),
@@ -93,15 +104,38 @@ export async function bootstrapService<C extends ServiceConfig>(
         strategy: new NamespacedNatsServer(
           { servers: [config.NATS_URL], queue: definition.app, name: `${definition.app}-requests` },
           config.NATS_NAMESPACE,
+          { shutdownGraceMs: config.SHUTDOWN_GRACE_MS, metrics: runtime.metrics },
         ),
         logger: new NestJsonLogger(logger),
       },
     );
+    app.useGlobalFilters(new DependencyFailureFilter(definition.app, logger));
     app.enableShutdownHooks();
+    installShutdownDeadline(logger, config.SHUTDOWN_GRACE_MS);
     await app.listen();
-    logger.info({ namespace: config.NATS_NAMESPACE }, `${definition.app} started`);
+    const metrics = await startMetricsServer(registry, config.METRICS_HOST, config.METRICS_PORT);
+    logger.info({ namespace: config.NATS_NAMESPACE, metrics: metrics.url }, `${definition.app} started`);
   } catch (error) {
     logger.fatal({ err: error }, `${definition.app} failed to start`);
     process.exit(1);
+  }
+}
+
+// A service started while its Postgres is away waits for it rather than exiting: start order and
+// outages must not matter.
+async function initializeWhenReachable(dataSource: DataSource, logger: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await dataSource.initialize();
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const delayMs = Math.min(500 * attempt, 5_000);
+      logger.warn(
+        { reason: error instanceof Error ? error.message : String(error), delayMs },
+        'waiting for PostgreSQL',
+      );
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
   }
 }

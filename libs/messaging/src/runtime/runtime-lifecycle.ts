@@ -3,15 +3,16 @@ import { SERVICE_RUNTIME, type ServiceRuntime } from './service-runtime';
 
 /**
  * Starts the outbox relay once the app is up and closes the runtime (relay, NATS, Postgres) last.
- * Consumers stop their runners in `beforeApplicationShutdown`, which Nest calls for every provider
- * before any `onApplicationShutdown`: no handler is cut off from its database mid-event.
+ * Nest stops in this order on SIGTERM: consumers stop pulling and finish what they hold
+ * (`beforeApplicationShutdown`), the request server drains (dispose), then `onApplicationShutdown`
+ * closes the runtime: no handler is cut off from its database mid-event.
  */
 @Injectable()
 export class RuntimeLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(@Inject(SERVICE_RUNTIME) private readonly runtime: ServiceRuntime) {}
 
   onApplicationBootstrap(): void {
-    this.runtime.relay.start();
+    this.runtime.start();
   }
 
   async onApplicationShutdown(signal?: string): Promise<void> {

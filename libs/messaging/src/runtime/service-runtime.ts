@@ -2,14 +2,17 @@ import type { HealthReport } from '@app/contracts';
 import { topology as buildTopology, type Topology } from '@app/contracts';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { isPostgresUp } from '@app/platform/persistence/data-source';
 import { connectNats, isNatsUp } from '../nats/nats-connection';
 import { ensureStream, type StreamSpec } from '../jetstream/ensure-topology';
+import { MessagingMetrics } from '../metrics/messaging-metrics';
 import { OutboxRepository } from '../repositories/outbox.repository';
 import { InboxRepository } from '../repositories/inbox.repository';
 import { OutboxRelay } from '../outbox/outbox-relay';
+import { Housekeeping } from './housekeeping';
 
 export interface ServiceRuntimeOptions {
   app: string;
@@ -20,15 +23,18 @@ export interface ServiceRuntimeOptions {
   natsUrl: string;
   namespace: string;
   outboxSweepMs: number;
+  /** How long the streams keep events: past it, inbox ids and published outbox rows are pruned. */
+  eventHistoryMs: number;
   /** The streams this service publishes to; it creates them, idempotently, at start. */
   ownedStreams: (topology: Topology) => StreamSpec[];
   /** The streams it consumes from: created if missing, so start order does not matter. */
   consumedStreams: (topology: Topology) => StreamSpec[];
+  registry: Registry;
 }
 
 /**
  * Everything a service needs for reliable messaging, opened once at start: its NATS connection,
- * JetStream handles, its streams, its outbox (with relay) and its inbox.
+ * JetStream handles, its streams, its outbox (with relay), its inbox and its metrics.
  */
 export class ServiceRuntime {
   private constructor(
@@ -42,6 +48,8 @@ export class ServiceRuntime {
     readonly outbox: OutboxRepository,
     readonly inbox: InboxRepository,
     readonly relay: OutboxRelay,
+    readonly housekeeping: Housekeeping,
+    readonly metrics: MessagingMetrics,
   ) {}
 
   static async open(options: ServiceRuntimeOptions): Promise<ServiceRuntime> {
@@ -53,12 +61,26 @@ export class ServiceRuntime {
     for (const stream of options.consumedStreams(topology)) await ensureStream(jsm, stream, 'createOnly');
     const outbox = new OutboxRepository(options.schema);
     const inbox = new InboxRepository(options.dataSource, options.schema);
+    const metrics = new MessagingMetrics(options.registry, {
+      outboxBacklog: () => outbox.backlog(options.dataSource),
+      natsUp: () => isNatsUp(nats),
+      postgresUp: () => isPostgresUp(options.dataSource),
+    });
     const relay = new OutboxRelay({
       dataSource: options.dataSource,
       outbox,
       js,
       logger: options.logger,
       sweepMs: options.outboxSweepMs,
+      natsUp: () => isNatsUp(nats),
+      metrics,
+    });
+    const housekeeping = new Housekeeping({
+      dataSource: options.dataSource,
+      outbox,
+      inbox,
+      logger: options.logger,
+      horizonMs: options.eventHistoryMs,
     });
     return new ServiceRuntime(
       options.app,
@@ -71,7 +93,14 @@ export class ServiceRuntime {
       outbox,
       inbox,
       relay,
+      housekeeping,
+      metrics,
     );
+  }
+
+  start(): void {
+    this.relay.start();
+    this.housekeeping.start();
   }
 
   async health(): Promise<HealthReport> {
@@ -80,8 +109,9 @@ export class ServiceRuntime {
     return { app: this.app, status: postgres === 'up' && nats === 'up' ? 'ok' : 'degraded', postgres, nats };
   }
 
-  /** Stops the relay after its current pass, then closes NATS and Postgres. */
+  /** Stops the relay after its current pass, then closes NATS (flushing acks and publishes) and Postgres. */
   async close(): Promise<void> {
+    this.housekeeping.stop();
     await this.relay.stop();
     await this.nats.drain().catch(() => undefined);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();

@@ -11,7 +11,15 @@ export interface ServiceDataSourceOptions {
   migrations: MixedList<Function | string>;
   poolSize?: number;
   applicationName: string;
+  /** Longest a statement may run before Postgres cancels it (and the caller answers 503 or retries). */
+  statementTimeoutMs?: number;
 }
+
+// Bounded work: a connection attempt, a statement and an idle transaction each have a limit, so a
+// Postgres that hangs (rather than refuses) turns into an error within seconds, never a held slot.
+const CONNECT_TIMEOUT_MS = 3_000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
 /** A DataSource bound to one service's schema. Schema changes come only from migrations. */
 export function createServiceDataSource(options: ServiceDataSourceOptions): DataSource {
@@ -26,7 +34,15 @@ export function createServiceDataSource(options: ServiceDataSourceOptions): Data
     synchronize: false,
     migrationsRun: false,
     applicationName: options.applicationName,
-    extra: { max: options.poolSize ?? 10 },
+    extra: {
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      // The client-side twin of statement_timeout: also ends a query whose server went silent.
+      query_timeout: (options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS) + 5_000,
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      keepAlive: true,
+    },
   });
 }
 
@@ -41,23 +57,34 @@ export async function migrate(dataSource: DataSource, schema: string): Promise<s
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
+    // Waiting for another instance's migrations may outlast the statement timeout.
+    await runner.query('SET statement_timeout = 0');
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((migration) => migration.name);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await runner.query('RESET statement_timeout').catch(() => undefined);
     await runner.release();
   }
 }
 
-/** Cheap liveness probe for health checks. */
-export async function isPostgresUp(dataSource: DataSource): Promise<boolean> {
+/**
+ * Cheap liveness probe for health checks, answered within `withinMs` even while Postgres hangs or
+ * a connection attempt waits out its own timeout.
+ */
+export async function isPostgresUp(dataSource: DataSource, withinMs = 1_000): Promise<boolean> {
   if (!dataSource.isInitialized) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+  const probe = dataSource.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
   try {
-    await dataSource.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([probe, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,0 +1,14 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { dropOutboxOrderingSql, outboxOrderingSql } from '@app/messaging/migrations/outbox-ordering.sql';
+
+export class OutboxOrdering1764480000010 implements MigrationInterface {
+  name = 'OutboxOrdering1764480000010';
+
+  async up(runner: QueryRunner): Promise<void> {
+    for (const statement of outboxOrderingSql('vsphere')) await runner.query(statement);
+  }
+
+  async down(runner: QueryRunner): Promise<void> {
+    for (const statement of dropOutboxOrderingSql('vsphere')) await runner.query(statement);
+  }
+}

@@ -1,0 +1,21 @@
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { InvalidArgumentError, InvalidSubjectError } from '@nats-io/transport-node';
+
+/**
+ * What a failed publish says about the event:
+ * - `unpublishable`: it can never go out as it is (over the server's max_payload, a bad subject);
+ * - `rejected`: the server refused it (a JetStream API error) — counted, parked after a bound;
+ * - `transient`: NATS away, a timeout, no stream answering yet — not the event's fault.
+ */
+export type PublishFailure = 'unpublishable' | 'rejected' | 'transient';
+
+export function classifyPublishFailure(error: unknown): PublishFailure {
+  if (error instanceof InvalidArgumentError || error instanceof InvalidSubjectError) return 'unpublishable';
+  if (error instanceof JetStreamApiError) return 'rejected';
+  return 'transient';
+}
+
+/** Backoff of one event after `attempts` failures: doubling from 500 ms, capped at 30 s. */
+export function publishRetryDelay(attempts: number): number {
+  return Math.min(500 * 2 ** Math.max(attempts - 1, 0), 30_000);
+}
