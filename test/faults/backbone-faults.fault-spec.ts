@@ -97,8 +97,7 @@ describe('fault injection: orders flow on while processes are killed and NATS an
 
   for (const fault of FAULTS.filter((candidate) => candidate.name.includes(ONLY))) {
     it(`${fault.name}: every accepted order ends once, answered once, no event lost or doubled, no process dead`, async () => {
-      const deadBefore = system.deadApps();
-      expect(deadBefore).toEqual([]);
+      const revived = await system.reviveIfNeeded();
       expect(await until(() => system.healthy(), RECOVERY_LIMIT_MS)).toBeDefined();
       await sleep(WARMUP_MS);
 
@@ -139,11 +138,12 @@ describe('fault injection: orders flow on while processes are killed and NATS an
           `${outcomes.failed} unanswered, ${outcomes.refused} refused; ${unconfirmed} created unconfirmed` +
           (outcomes.failed + outcomes.refused > 0
             ? ` (${load.commonFailure(struck, ended)?.slice(0, 80)})`
-            : ''),
+            : '') +
+          (revived ? `; before it: ${revived}` : ''),
       });
       windowStart = ended;
 
-      const unfinished = recoveredAt === undefined ? await describeUnfinished(orders) : '';
+      const unfinished = recoveredAt === undefined ? await system.describeState(orders) : '';
       expect({
         heal: healError,
         diedWhileDown: [...deadWhileDown],
@@ -189,21 +189,4 @@ describe('fault injection: orders flow on while processes are killed and NATS an
     );
     expect(system.deadApps()).toEqual([]);
   });
-
-  async function describeUnfinished(orders: string[]): Promise<string> {
-    const health = await system.http('/health', false, 10_000);
-    const states = await system.orderStates(orders).catch(() => new Map<string, string>());
-    const byState = new Map<string, number>();
-    for (const uuid of orders) {
-      const state = states.get(uuid) ?? 'no row';
-      byState.set(state, (byState.get(state) ?? 0) + 1);
-    }
-    const stuck = orders.filter((uuid) => !TERMINAL_STATES.includes(states.get(uuid) ?? '')).slice(0, 2);
-    return [
-      `health ${health.status} ${JSON.stringify(health.body)}`,
-      `orders by state ${JSON.stringify(Object.fromEntries(byState))}`,
-      `consumers: ${await system.consumerStates().catch((error: unknown) => String(error))}`,
-      ...stuck.map((uuid) => `logs about ${uuid}:\n${system.logsAbout(uuid)}`),
-    ].join('\n');
-  }
 });

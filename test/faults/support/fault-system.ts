@@ -19,6 +19,7 @@ import { freePort } from '../../support/free-port';
 import { NatsServerProcess } from '../../support/nats-server-process';
 import type { SubmitOrder } from '../../support/order-load';
 import { PostgresCluster } from '../../support/postgres-cluster';
+import { until } from './wait';
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const APPS: AppName[] = ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway'];
@@ -129,6 +130,27 @@ export class FaultSystem {
     return app;
   }
 
+  /**
+   * Brings the system back to healthy when an earlier fault left it broken (that fault's test has
+   * failed already), so each fault is judged on its own. Returns what it had to do, or ''.
+   */
+  async reviveIfNeeded(): Promise<string> {
+    const notes: string[] = [];
+    for (const [name, app] of this.apps)
+      if (!app.running) {
+        notes.push(`started ${name} again (${app.exitStatus})`);
+        await this.startApp(name);
+      }
+    if ((await until(() => this.healthy(), 15_000)) === undefined) {
+      notes.push('restarted every app: /health was not ok');
+      for (const name of APPS) {
+        await this.app(name).stop('SIGKILL');
+        await this.startApp(name);
+      }
+    }
+    return notes.join('; ');
+  }
+
   /** The apps that are not running, with how each ended. */
   deadApps(): string[] {
     return [...this.apps.values()]
@@ -211,6 +233,37 @@ export class FaultSystem {
       }
     }
     return states.join('; ');
+  }
+
+  /**
+   * What the system looks like, for a failure message: /health, the orders by state, unpublished
+   * outbox rows, the durable consumers, and the log lines about two unfinished orders.
+   */
+  async describeState(orders: string[]): Promise<string> {
+    const health = await this.http('/health', false, 10_000);
+    const states = await this.orderStates(orders).catch(() => new Map<string, string>());
+    const byState = new Map<string, number>();
+    for (const uuid of orders) {
+      const state = states.get(uuid) ?? 'no row';
+      byState.set(state, (byState.get(state) ?? 0) + 1);
+    }
+    const outbox = await this.postgres
+      .query<{ schema: string; n: number }>(
+        `SELECT 'marketplace' AS schema, count(*)::int AS n FROM marketplace.outbox WHERE published_at IS NULL
+         UNION ALL SELECT 'vsphere', count(*)::int FROM vsphere.outbox WHERE published_at IS NULL`,
+        [],
+        this.databaseName,
+      )
+      .then((rows) => rows.map((row) => `${row.schema} ${row.n}`).join(', '))
+      .catch((error: unknown) => String(error));
+    const unfinished = orders.filter((uuid) => !TERMINAL_STATES.includes(states.get(uuid) ?? '')).slice(0, 2);
+    return [
+      `health ${health.status} ${health.error ?? JSON.stringify(health.body)}`,
+      `orders by state ${JSON.stringify(Object.fromEntries(byState))}`,
+      `unpublished outbox rows: ${outbox}`,
+      `consumers: ${await this.consumerStates().catch((error: unknown) => String(error))}`,
+      ...unfinished.map((uuid) => `logs about ${uuid}:\n${this.logsAbout(uuid)}`),
+    ].join('\n');
   }
 
   /** Order states by uuid for the given uuids, read from the order service's schema. */
