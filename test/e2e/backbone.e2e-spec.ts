@@ -4,7 +4,7 @@ import {
   OrderDoneEvent,
   ORDER_PATTERNS,
   VMWARE_OFFERING_TYPE,
-  type OfferingView,
+  type OfferingSummary,
   type OrderView,
   type RequestReply,
 } from '@app/contracts';
@@ -42,7 +42,7 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
   let orderService: AppProcess;
   let adapter: AppProcess;
   let client: Awaited<ReturnType<typeof openRequestClient>>;
-  let offering: OfferingView;
+  let offering: OfferingSummary;
 
   const env = () => ({
     DATABASE_URL: db.url,
@@ -60,7 +60,7 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     await Promise.all([orderService.start(), adapter.start()]);
     client = await openRequestClient(nats.topology.namespace);
     offering = unwrap(
-      await client.request<RequestReply<OfferingView>>(ORDER_PATTERNS.createOffering, {
+      await client.request<RequestReply<OfferingSummary>>(ORDER_PATTERNS.createOffering, {
         name: 'vCenter A',
         type: VMWARE_OFFERING_TYPE,
       }),

@@ -1,7 +1,7 @@
 import {
   ORDER_PATTERNS,
   VMWARE_OFFERING_TYPE,
-  type OfferingView,
+  type OfferingSummary,
   type OrderView,
   type RequestReply,
 } from '@app/contracts';
@@ -85,7 +85,7 @@ describe('Prometheus metrics of the gateway and the services', () => {
 
   it('serves request, outbox, consumer and connection series on each service', async () => {
     const offering = unwrap(
-      await client.request<RequestReply<OfferingView>>(ORDER_PATTERNS.createOffering, {
+      await client.request<RequestReply<OfferingSummary>>(ORDER_PATTERNS.createOffering, {
         name: 'metrics',
         type: VMWARE_OFFERING_TYPE,
       }),

@@ -1,7 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { freePort } from '../support/free-port';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
 import { Client } from 'pg';
+import { freePort } from '../support/free-port';
 import { testEnv, uniqueToken } from '../support/test-env';
 
 jest.setTimeout(180_000);
@@ -21,6 +23,7 @@ function processesInGroup(pgid: number): string[] {
 
 describe('npm start', () => {
   const database = uniqueToken('vmm_start_');
+  const namespace = uniqueToken('start-');
   const databaseUrl = (() => {
     const url = new URL(testEnv.databaseUrl);
     url.pathname = `/${database}`;
@@ -32,10 +35,12 @@ describe('npm start', () => {
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await admin.end();
+    rmSync(join(ROOT, '.cache', 'nats', namespace), { recursive: true, force: true });
   });
 
-  it('brings up vcsim and the four apps with a healthy gateway, and Ctrl-C stops every process it started', async () => {
+  it('brings up its own authenticated NATS, vcsim and the four apps with a healthy gateway, and Ctrl-C stops every process it started', async () => {
     const port = await freePort();
+    const natsPort = await freePort();
     const child = spawn('npm', ['start'], {
       cwd: ROOT,
       detached: true, // its own process group, as a terminal gives it
@@ -43,8 +48,10 @@ describe('npm start', () => {
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,
-        NATS_URL: testEnv.natsUrl,
-        NATS_NAMESPACE: uniqueToken('start-'),
+        // No NATS_URL: npm start runs a nats-server of its own, with the project's permissions.
+        NATS_URL: '',
+        NATS_LISTEN: `127.0.0.1:${natsPort}`,
+        NATS_NAMESPACE: namespace,
         GATEWAY_PORT: String(port),
         VCSIM_LISTEN: '127.0.0.1:0',
       },
@@ -71,7 +78,12 @@ describe('npm start', () => {
         'sync-scheduler',
         'vsphere-adapter',
       ]);
+      // The apps reached NATS with their own keys: the server refuses a client without any.
+      await expect(connect({ servers: `nats://127.0.0.1:${natsPort}`, reconnect: false })).rejects.toThrow(
+        /Authorization Violation/,
+      );
       const running = processesInGroup(pgid).join('\n');
+      expect(running).toMatch(new RegExp(`nats-server -c \\S*\\.cache/nats/${namespace}/nats-server\\.conf`));
       expect(running).toMatch(/\.cache\/vcsim\/bin\/vcsim/);
       for (const app of ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway'])
         expect(running).toContain(`dist/apps/${app}/`);

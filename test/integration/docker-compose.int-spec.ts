@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { NATS_APPS } from '@app/contracts';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -40,10 +41,26 @@ describe('docker-compose.yml', () => {
     expect(() => compose(['config', '-q'])).not.toThrow();
   });
 
-  it('declares Postgres, NATS, vcsim and the four services', () => {
+  it('declares Postgres, NATS (with its key step), vcsim and the four services', () => {
     const services = compose(['config', '--services']).trim().split('\n').sort();
     expect(services).toEqual(
-      ['gateway', 'nats', 'order-service', 'postgres', 'sync-scheduler', 'vcsim', 'vsphere-adapter'].sort(),
+      [
+        'gateway',
+        'nats',
+        'nats-keys',
+        'order-service',
+        'postgres',
+        'sync-scheduler',
+        'vcsim',
+        'vsphere-adapter',
+      ].sort(),
     );
+  });
+
+  it('runs NATS with the project’s configuration and gives each app its own nkey seed', () => {
+    const config = compose(['config']);
+    expect(config).toContain('nats-server -c /etc/nats/nats-server.conf');
+    expect(config).toContain('deploy/nats/authorization.conf');
+    for (const app of NATS_APPS) expect(config).toContain(`NATS_NKEY_SEED_FILE: /keys/${app}.nk`);
   });
 });

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from './config/gateway.config';
 import { HealthController } from './controllers/health.controller';
@@ -21,7 +22,7 @@ export class AppModule {
           provide: SERVICES_CLIENT,
           useFactory: async () => {
             const client = new NamespacedNatsClient(
-              { servers: [config.NATS_URL], name: 'gateway', maxReconnectAttempts: -1 },
+              natsConnectionOptions(config, 'gateway'),
               config.NATS_NAMESPACE,
             );
             await client.connect();

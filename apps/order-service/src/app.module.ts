@@ -12,7 +12,7 @@ import { UsersController } from './controllers/users.controller';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { CustomerRepository } from './repositories/customer.repository';
 import { dataSourceProvider } from './repositories/data-source.provider';
-import { OfferingRepository } from './repositories/offering.repository';
+import { MARKETPLACE_CONTROLLERS, MARKETPLACE_PROVIDERS } from './marketplace/marketplace.providers';
 import { OrderRepository } from './repositories/order.repository';
 import { ProjectRepository } from './repositories/project.repository';
 import { RoleGrantRepository } from './repositories/role-grant.repository';
@@ -40,12 +40,12 @@ export class AppModule {
         CustomersController,
         ProjectsController,
         UsersController,
+        ...MARKETPLACE_CONTROLLERS,
       ],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: SERVICE_RUNTIME, useValue: runtime },
         dataSourceProvider(runtime),
-        OfferingRepository,
         OrderRepository,
         OfferingService,
         OrderSubmissionService,
@@ -65,6 +65,7 @@ export class AppModule {
         ProjectService,
         UserService,
         RoleGrantService,
+        ...MARKETPLACE_PROVIDERS,
       ],
     };
   }

@@ -14,6 +14,8 @@ import { ProjectPermissionEntity } from './entities/project-permission.entity';
 import { ProjectEntity } from './entities/project.entity';
 import { ResourceEntity } from './entities/resource.entity';
 import { UserEntity } from './entities/user.entity';
+import { PlanPriceEntity } from './marketplace/entities/plan-price.entity';
+import { PlanEntity } from './marketplace/entities/plan.entity';
 import { MARKETPLACE_MIGRATIONS } from './migrations';
 
 export const orderServiceDefinition: ServiceDefinition<OrderServiceConfig> = {
@@ -30,6 +32,8 @@ export const orderServiceDefinition: ServiceDefinition<OrderServiceConfig> = {
     ProjectEntity,
     CustomerPermissionEntity,
     ProjectPermissionEntity,
+    PlanEntity,
+    PlanPriceEntity,
   ],
   migrations: MARKETPLACE_MIGRATIONS,
   ownedStreams: (topology, config) => [

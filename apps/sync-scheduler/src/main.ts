@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
+import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsServer } from '@app/messaging/requests/namespaced-nats';
 import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
 import { createMetricsRegistry, startMetricsServer } from '@app/platform/metrics';
@@ -14,7 +15,7 @@ async function bootstrap(): Promise<void> {
   try {
     const app = await NestFactory.createMicroservice<MicroserviceOptions>(AppModule, {
       strategy: new NamespacedNatsServer(
-        { servers: [config.NATS_URL], queue: 'sync-scheduler', name: 'sync-scheduler' },
+        { ...natsConnectionOptions(config, 'sync-scheduler'), queue: 'sync-scheduler' },
         config.NATS_NAMESPACE,
         { shutdownGraceMs: config.SHUTDOWN_GRACE_MS },
       ),

@@ -13,3 +13,7 @@ export * from './identity/role-grants';
 export * from './identity/customers.request';
 export * from './identity/projects.request';
 export * from './identity/users.request';
+export * from './marketplace/offering-types';
+export * from './marketplace/offerings.request';
+export * from './marketplace/offering-changed.event';
+export * from './nats/nats-permissions';

@@ -2,34 +2,55 @@
  * Stream, subject and durable-consumer names, derived from one namespace so that parallel test
  * suites (and separate deployments on one NATS) never see each other's events.
  *
- * One stream per publishing service: the order service writes `<ns>.marketplace.>` and the vSphere
- * adapter writes `<ns>.vsphere.>`. nats-server 2.9 allows one filter subject per consumer, so each
- * consumer's events share a subject prefix.
+ * One stream per publishing service: the order service writes `<ns>.marketplace.>`, the vSphere
+ * adapter `<ns>.vsphere.>` and the sync scheduler `<ns>.scheduler.>`. nats-server 2.9 allows one
+ * filter subject per consumer, so each consumer's events share a subject prefix.
+ *
+ * Who may publish, consume or request what is decided in `nats/nats-permissions.ts`: a stream,
+ * subject or consumer added here does not compile, or fails its unit test, until it has an owner there.
  */
 export interface Topology {
   readonly namespace: string;
   readonly streams: {
-    readonly marketplace: { readonly name: string; readonly subjects: string[] };
-    readonly vsphere: { readonly name: string; readonly subjects: string[] };
+    readonly marketplace: StreamNames;
+    readonly vsphere: StreamNames;
+    /** SyncRequested; reserved for the synchronisation work (nothing publishes on it yet). */
+    readonly scheduler: StreamNames;
   };
   readonly subjects: {
     /** Per offering type: `<ns>.marketplace.order.submitted.<type token>`. */
     orderSubmitted(offeringType: string): string;
     readonly orderDone: string;
     readonly orderErred: string;
+    /** An offering created, changed or moved to another state (for SSE). */
+    readonly offeringChanged: string;
+    /** Per offering type: `<ns>.scheduler.sync.requested.<type token>`; reserved, published by the sync scheduler. */
+    syncRequested(offeringType: string): string;
   };
   readonly consumers: {
-    readonly adapterOrderSubmitted: {
-      readonly stream: string;
-      readonly durable: string;
-      readonly filter: string;
-    };
-    readonly orderServiceOutcomes: {
-      readonly stream: string;
-      readonly durable: string;
-      readonly filter: string;
-    };
+    readonly adapterOrderSubmitted: DurableNames;
+    readonly orderServiceOutcomes: DurableNames;
+    /** Reserved: the adapter's SyncRequested consumer. */
+    readonly adapterSyncRequested: DurableNames;
   };
+  readonly requests: {
+    /**
+     * The core NATS subject a request pattern travels on: `<ns>.requests.<pattern>`. The first token
+     * of a pattern names the service that answers it (`marketplace.users.update`: the order service).
+     */
+    subject(pattern: string): string;
+  };
+}
+
+export interface StreamNames {
+  readonly name: string;
+  readonly subjects: string[];
+}
+
+export interface DurableNames {
+  readonly stream: string;
+  readonly durable: string;
+  readonly filter: string;
 }
 
 export const DEFAULT_NAMESPACE = 'vmm';
@@ -49,15 +70,20 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
   const streamPrefix = namespace.toUpperCase().replace(/-/g, '_');
   const marketplace = { name: `${streamPrefix}_MARKETPLACE`, subjects: [`${namespace}.marketplace.>`] };
   const vsphere = { name: `${streamPrefix}_VSPHERE`, subjects: [`${namespace}.vsphere.>`] };
+  const scheduler = { name: `${streamPrefix}_SCHEDULER`, subjects: [`${namespace}.scheduler.>`] };
   const orderSubmitted = (offeringType: string) =>
     `${namespace}.marketplace.order.submitted.${offeringTypeToken(offeringType)}`;
+  const syncRequested = (offeringType: string) =>
+    `${namespace}.scheduler.sync.requested.${offeringTypeToken(offeringType)}`;
   return {
     namespace,
-    streams: { marketplace, vsphere },
+    streams: { marketplace, vsphere, scheduler },
     subjects: {
       orderSubmitted,
       orderDone: `${namespace}.vsphere.order.done`,
       orderErred: `${namespace}.vsphere.order.erred`,
+      offeringChanged: `${namespace}.marketplace.offering.changed`,
+      syncRequested,
     },
     consumers: {
       adapterOrderSubmitted: {
@@ -70,6 +96,12 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
         durable: 'order-service-order-outcomes',
         filter: `${namespace}.vsphere.order.>`,
       },
+      adapterSyncRequested: {
+        stream: scheduler.name,
+        durable: 'vsphere-adapter-sync-requested',
+        filter: syncRequested(VMWARE_OFFERING_TYPE),
+      },
     },
+    requests: { subject: (pattern: string) => `${namespace}.requests.${pattern}` },
   };
 }

@@ -1,4 +1,5 @@
 export * from './nats/nats-connection';
+export * from './nats/nats-options';
 export * from './jetstream/build-envelope';
 export * from './jetstream/consumer-policy';
 export * from './jetstream/consumer-runner';

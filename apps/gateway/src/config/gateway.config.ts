@@ -1,17 +1,13 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@app/platform';
+import { appConfigSchema, env, loadConfig } from '@app/platform';
 
-const schema = z.object({
-  NATS_URL: env.natsUrl(),
-  NATS_NAMESPACE: env.natsNamespace(),
-  LOG_LEVEL: env.logLevel(),
+const schema = appConfigSchema({
   GATEWAY_HOST: z
     .union([z.ipv4(), z.ipv6(), z.literal('localhost')], { error: 'must be an IP address or localhost' })
     .default('127.0.0.1'),
   GATEWAY_PORT: env.port(8080),
   /** How long a REST request waits for the owning service before answering 503. */
   REQUEST_TIMEOUT_MS: env.milliseconds(5_000),
-  SHUTDOWN_GRACE_MS: env.milliseconds(10_000),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

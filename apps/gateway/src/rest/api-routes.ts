@@ -13,7 +13,8 @@ import {
 } from '@app/contracts';
 import { z } from 'zod';
 import { present, type Links } from './links';
-import type { AnyOperation, ApiRoute, NestRoute } from './route';
+import { apiRoute as route, type AnyOperation, type ApiRoute, type NestRoute } from './route';
+import { MARKETPLACE_ROUTES } from './marketplace-routes';
 
 /** The public forms, as `present` builds them: the view plus absolute links. */
 const customerSchema = customerViewSchema.extend({ url: z.url() });
@@ -46,30 +47,6 @@ const user: Resource<UserView> = {
   schema: userSchema,
   present: present.user,
 };
-
-function route<V>(
-  method: ApiRoute['method'],
-  path: string,
-  operation: AnyOperation,
-  meta: { operationId: string; summary: string; tag: string; status?: ApiRoute['status'] },
-  response?: { resource: Pick<Resource<V>, 'schema' | 'present'>; list?: boolean },
-): ApiRoute {
-  return {
-    kind: 'api',
-    method,
-    path,
-    operation,
-    operationId: meta.operationId,
-    summary: meta.summary,
-    tag: meta.tag,
-    status: meta.status ?? (response ? 200 : 204),
-    response: response && {
-      schema: response.resource.schema,
-      list: response.list ?? false,
-      present: response.resource.present,
-    },
-  };
-}
 
 function crud<V>(
   resource: Resource<V>,
@@ -168,6 +145,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     { resource: user },
   ),
   ...crud(user, USERS, 'user'),
+  ...MARKETPLACE_ROUTES,
 ];
 
 /** Routes served by Nest controllers, documented with the rest. */

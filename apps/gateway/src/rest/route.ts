@@ -15,7 +15,7 @@ export interface ApiRoute {
   readonly summary: string;
   readonly tag: string;
   readonly operation: AnyOperation;
-  readonly status: 200 | 201 | 204;
+  readonly status: 200 | 201 | 202 | 204;
   /** The response body's schema (one item for a list) and how a view becomes it (adds `url` and links). */
   readonly response?: {
     readonly schema: z.ZodType;
@@ -51,4 +51,35 @@ export type AnyRoute = ApiRoute | LocalRoute | NestRoute;
 /** `/api/customers/{uuid}/` → `/api/customers/:uuid/` */
 export function expressPath(path: string): string {
   return path.replace(/\{([a-z_]+)\}/g, ':$1');
+}
+
+/** How a service's view becomes the public body: its schema and the function that adds the links. */
+export interface Presenter<V> {
+  schema: z.ZodType;
+  present: (view: V, links: Links) => object;
+}
+
+/** One REST endpoint of the table: a 200 with the presented view (or list), a 204 without one. */
+export function apiRoute<V>(
+  method: ApiRoute['method'],
+  path: string,
+  operation: AnyOperation,
+  meta: { operationId: string; summary: string; tag: string; status?: ApiRoute['status'] },
+  response?: { resource: Presenter<V>; list?: boolean },
+): ApiRoute {
+  return {
+    kind: 'api',
+    method,
+    path,
+    operation,
+    operationId: meta.operationId,
+    summary: meta.summary,
+    tag: meta.tag,
+    status: meta.status ?? (response ? 200 : 204),
+    response: response && {
+      schema: response.resource.schema,
+      list: response.list ?? false,
+      present: response.resource.present,
+    },
+  };
 }

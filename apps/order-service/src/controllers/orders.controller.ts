@@ -5,7 +5,7 @@ import {
   createOfferingRequestSchema,
   createOrderRequestSchema,
   getOrderRequestSchema,
-  type OfferingView,
+  type OfferingSummary,
   type OrderView,
   type RequestReply,
 } from '@app/contracts';
@@ -22,7 +22,7 @@ export class OrdersController {
   ) {}
 
   @MessagePattern(ORDER_PATTERNS.createOffering)
-  async createOffering(@Payload() payload: unknown): Promise<RequestReply<OfferingView>> {
+  async createOffering(@Payload() payload: unknown): Promise<RequestReply<OfferingSummary>> {
     const parsed = parseRequest(createOfferingRequestSchema, payload);
     return parsed.ok ? this.offerings.create(parsed.value) : parsed.reply;
   }

@@ -1,4 +1,4 @@
-import type { OfferingView, OrderView } from '@app/contracts';
+import type { OfferingSummary, OrderView } from '@app/contracts';
 import type { OfferingEntity } from '../entities/offering.entity';
 import type { OrderEntity } from '../entities/order.entity';
 
@@ -20,7 +20,7 @@ export function toOrderView(order: OrderEntity, backendId: string | null): Order
   };
 }
 
-export function toOfferingView(offering: OfferingEntity): OfferingView {
+export function toOfferingSummary(offering: OfferingEntity): OfferingSummary {
   return {
     uuid: offering.uuid,
     name: offering.name,

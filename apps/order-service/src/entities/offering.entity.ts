@@ -1,6 +1,7 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { OfferingState, OfferingType } from '@app/contracts';
 
-/** A provider's offering: what orders are placed against. Grows with the provider issues. */
+/** A provider's offering: what orders are placed against. */
 @Entity({ name: 'offerings' })
 export class OfferingEntity {
   @PrimaryColumn('uuid')
@@ -11,12 +12,27 @@ export class OfferingEntity {
 
   /** Waldur's offering type, e.g. `VMware.VirtualMachine`: it routes OrderSubmitted to its adapter. */
   @Column('text')
-  type!: string;
+  type!: OfferingType;
 
   /** The customer that provides it: a customer owning offerings is a service provider. Null for offerings made before customers existed. */
   @Column({ name: 'customer_uuid', type: 'uuid', nullable: true })
   customerUuid!: string | null;
 
+  @Column('text')
+  description!: string;
+
+  @Column('text')
+  category!: string;
+
+  @Column({ name: 'terms_of_service', type: 'text' })
+  termsOfService!: string;
+
+  @Column('text')
+  state!: OfferingState;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  modified!: Date;
 }

@@ -10,7 +10,7 @@ import {
 } from '@app/contracts';
 import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 import { toOrderView } from '../dtos/order.mapper';
-import { OfferingRepository } from '../repositories/offering.repository';
+import { OfferingRepository } from '../marketplace/repositories/offering.repository';
 import { OrderRepository } from '../repositories/order.repository';
 import { assertTransition } from '../domain/order-states';
 

@@ -20,7 +20,8 @@ export const createOfferingRequestSchema = z.strictObject({
 });
 export type CreateOfferingRequest = z.infer<typeof createOfferingRequestSchema>;
 
-export interface OfferingView {
+/** The answer to `marketplace.offerings.create`, the bare internal path (no caller) kept for the backbone tests. */
+export interface OfferingSummary {
   uuid: string;
   name: string;
   type: string;

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Topology } from '@app/contracts';
 import type { DataSource } from 'typeorm';
+import type { MetricsConfig, ServiceBaseConfig } from '@app/platform/config/base-config';
 import { isDatabaseUnavailable } from '@app/platform/persistence/unavailable-database';
 import { readConfigOrExit } from '@app/platform/config/read-config-or-exit';
 import { createLogger, NestJsonLogger, type Logger } from '@app/platform/logging/json-logger';
@@ -17,19 +18,10 @@ import type { StreamSpec } from '../jetstream/ensure-topology';
 import { DependencyFailureFilter } from '../requests/dependency-failure.filter';
 import { ServiceRuntime } from './service-runtime';
 import { NamespacedNatsServer } from '../requests/namespaced-nats';
+import { natsConnectionOptions } from '../nats/nats-options';
 
-/** The variables every event-driven service reads. */
-export interface ServiceConfig {
-  DATABASE_URL: string;
-  NATS_URL: string;
-  NATS_NAMESPACE: string;
-  LOG_LEVEL: string;
-  OUTBOX_SWEEP_MS: number;
-  EVENT_HISTORY_MS: number;
-  SHUTDOWN_GRACE_MS: number;
-  METRICS_HOST: string;
-  METRICS_PORT: number;
-}
+/** The variables every event-driven service reads (the base schema each one extends). */
+export type ServiceConfig = ServiceBaseConfig & MetricsConfig;
 
 export interface ServiceDefinition<C extends ServiceConfig> {
   app: string;
@@ -90,7 +82,7 @@ export async function bootstrapService<C extends ServiceConfig>(
       logger,
       dataSource,
       schema: definition.schema,
-      natsUrl: config.NATS_URL,
+      nats: natsConnectionOptions(config, definition.app),
       namespace: config.NATS_NAMESPACE,
       outboxSweepMs: config.OUTBOX_SWEEP_MS,
       eventHistoryMs: config.EVENT_HISTORY_MS,
@@ -102,7 +94,10 @@ export async function bootstrapService<C extends ServiceConfig>(
       definition.module(config, runtime),
       {
         strategy: new NamespacedNatsServer(
-          { servers: [config.NATS_URL], queue: definition.app, name: `${definition.app}-requests` },
+          {
+            ...natsConnectionOptions(config, definition.app, `${definition.app}-requests`),
+            queue: definition.app,
+          },
           config.NATS_NAMESPACE,
           { shutdownGraceMs: config.SHUTDOWN_GRACE_MS, metrics: runtime.metrics },
         ),

@@ -1,7 +1,7 @@
 import type { HealthReport } from '@app/contracts';
 import { topology as buildTopology, type Topology } from '@app/contracts';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { ConnectionOptions, NatsConnection } from '@nats-io/transport-node';
 import type { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/platform/logging/json-logger';
@@ -20,7 +20,8 @@ export interface ServiceRuntimeOptions {
   dataSource: DataSource;
   /** The service's own Postgres schema, which holds its outbox and inbox. */
   schema: string;
-  natsUrl: string;
+  /** From `natsConnectionOptions`: servers, credentials, the app's inbox prefix, reconnection. */
+  nats: ConnectionOptions;
   namespace: string;
   outboxSweepMs: number;
   /** How long the streams keep events: past it, inbox ids and published outbox rows are pruned. */
@@ -54,7 +55,7 @@ export class ServiceRuntime {
 
   static async open(options: ServiceRuntimeOptions): Promise<ServiceRuntime> {
     const topology = buildTopology(options.namespace);
-    const nats = await connectNats(options.natsUrl, options.app);
+    const nats = await connectNats(options.nats);
     const js = jetstream(nats);
     const jsm = await jetstreamManager(nats);
     for (const stream of options.ownedStreams(topology)) await ensureStream(jsm, stream, 'own');

@@ -1,6 +1,11 @@
+import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
+import { describeValue } from './redact';
 
-/** Thrown when the environment does not satisfy an app's config schema; its message names every bad variable. */
+/**
+ * Thrown when the environment does not satisfy an app's config schema; its message names every bad
+ * variable, and never shows a secret (see `describeValue`).
+ */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -24,11 +29,39 @@ export function loadConfig<S extends z.ZodObject>(
   throw new ConfigError(
     result.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(environment)';
-      const value = present[name];
-      const shown = value === undefined ? 'unset' : `"${value}"`;
-      return `${name} (${shown}): ${issue.message}`;
+      return `${name} (${describeValue(name, present[name])}): ${issue.message}`;
     }),
   );
+}
+
+const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+
+function parseUrl(candidate: string): URL | undefined {
+  try {
+    return new URL(candidate);
+  } catch {
+    return undefined;
+  }
+}
+
+function isNatsUrl(candidate: string): boolean {
+  const url = parseUrl(candidate);
+  return url !== undefined && (url.protocol === 'nats:' || url.protocol === 'tls:') && url.hostname !== '';
+}
+
+// nats.js reads only host and port from a server URL: credentials in it would be silently ignored.
+function hasUserinfo(candidate: string): boolean {
+  const url = parseUrl(candidate);
+  return url !== undefined && (url.username !== '' || url.password !== '');
+}
+
+function isReadableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Shared variable rules, so every app spells and checks them the same way. */
@@ -37,8 +70,26 @@ export const env = {
     z
       .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
       .default('postgres://postgres@127.0.0.1:5432/vmmarket'),
-  natsUrl: () =>
-    z.url({ protocol: /^(nats|tls)$/, error: 'must be a nats:// URL' }).default('nats://127.0.0.1:4222'),
+  /** One NATS URL, or several separated by commas (the servers of a cluster); `tls://` requires TLS. */
+  natsServers: () =>
+    z
+      .string()
+      .transform((value, ctx) => {
+        const urls = value.split(',').map((url) => url.trim());
+        if (!urls.every(isNatsUrl)) {
+          ctx.addIssue({ code: 'custom', message: 'must be a nats:// URL, or several separated by commas' });
+          return z.NEVER;
+        }
+        if (urls.some(hasUserinfo)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must not hold credentials: set NATS_USER and NATS_PASSWORD, or an nkey seed',
+          });
+          return z.NEVER;
+        }
+        return urls;
+      })
+      .default([DEFAULT_NATS_URL]),
   natsNamespace: () =>
     z
       .string()
@@ -58,4 +109,7 @@ export const env = {
       .min(0, 'must be between 0 and 65535')
       .max(65535, 'must be between 0 and 65535')
       .default(fallback),
+  /** A path to a file this process can read, checked at start so a typo fails there and not at connect. */
+  readableFile: () => z.string().refine(isReadableFile, 'must be a readable file').optional(),
+  optionalText: (max = 1_000) => z.string().max(max, `must be at most ${max} characters`).optional(),
 };

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import type { OfferingView } from '@app/contracts';
+import { CustomerRepository } from '../../repositories/customer.repository';
+import { toOfferingView, type ProviderOffering } from '../dtos/offering.mapper';
+import { PlanRepository } from '../repositories/plan.repository';
+
+/** Builds offerings' public views with their provider's name and plans, a few queries per page. */
+@Injectable()
+export class OfferingViews {
+  constructor(
+    private readonly customers: CustomerRepository,
+    private readonly plans: PlanRepository,
+  ) {}
+
+  async many(offerings: ProviderOffering[], options: { archivedPlans: boolean }): Promise<OfferingView[]> {
+    const plans = await this.plans.ofOfferings(offerings.map((offering) => offering.uuid));
+    const names = new Map<string, string>();
+    for (const uuid of new Set(offerings.map((offering) => offering.customerUuid))) {
+      names.set(uuid, (await this.customers.getById(uuid))?.name ?? '');
+    }
+    return offerings.map((offering) =>
+      toOfferingView(
+        offering,
+        names.get(offering.customerUuid) ?? '',
+        (plans.get(offering.uuid) ?? []).filter((plan) => options.archivedPlans || !plan.plan.archived),
+      ),
+    );
+  }
+
+  async one(offering: ProviderOffering): Promise<OfferingView> {
+    return (await this.many([offering], { archivedPlans: true }))[0];
+  }
+}
