@@ -1,3 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream } from '@nats-io/jetstream';
+import { OrderErredEvent } from '@app/contracts';
+import { buildEnvelope } from '@app/messaging/jetstream/build-envelope';
+import { publishEvent } from '@app/messaging/jetstream/publish-event';
 import type { AppName } from '../support/app-process';
 import { OrderLoad } from '../support/order-load';
 import { FaultSystem, APPS, TERMINAL_STATES } from './support/fault-system';
@@ -188,5 +193,34 @@ describe('fault injection: orders flow on while processes are killed and NATS an
       },
     );
     expect(system.deadApps()).toEqual([]);
+  });
+
+  it('the audit itself can fail: it counts an answer stored twice under a new event id, and an order that never was', async () => {
+    const [answered] = load.accepted();
+    const resourceUuid = (
+      await system.postgres.query<{ resource_uuid: string }>(
+        'SELECT resource_uuid::text FROM marketplace.orders WHERE uuid = $1',
+        [answered],
+        system.databaseName,
+      )
+    )[0].resource_uuid;
+    // A second answer as a buggy adapter would send it: same order, a new event id (the duplicate window lets it in).
+    const second = buildEnvelope(
+      OrderErredEvent,
+      { orderUuid: answered, resourceUuid, errorMessage: 'answered twice' },
+      answered,
+    );
+    await publishEvent(jetstream(system.observer!), system.topology.subjects.orderErred, second);
+    const neverCreated = randomUUID();
+
+    const audit = await auditOrders(system, [answered, neverCreated]);
+
+    expect([...audit.doubled]).toEqual([answered]);
+    expect(audit.problems).toContainEqual({
+      uuid: answered,
+      kind: 'doubled',
+      what: 'answers stored on the vSphere stream: 2',
+    });
+    expect([...audit.lost]).toEqual([neverCreated]);
   });
 });
