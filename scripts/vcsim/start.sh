@@ -1,21 +1,32 @@
 #!/bin/bash
 # start.sh — run the project's vcsim for local use (npm start, manual testing), in the foreground.
 #
-# Usage: scripts/vcsim/start.sh [LISTEN] [CERT] [KEY] [-- extra vcsim flags]
+# Usage: scripts/vcsim/start.sh [LISTEN [CERT KEY]] [-- extra vcsim flags]
 #   LISTEN  host:port to listen on (default 127.0.0.1:8989; port 0 picks a free one)
 #   CERT    PEM server certificate; KEY its key. When both are omitted, a throwaway CA and a
 #           certificate for 127.0.0.1/localhost are made once under .cache/vcsim/tls, so that
 #           clients keep TLS verification on with ca=.cache/vcsim/tls/ca.pem.
+#   Everything after `--` (or from the first argument that starts with `-`) goes to vcsim as
+#   flags, e.g. `start.sh 127.0.0.1:0 -- -cluster 2 -vm 3`.
 # Prints VCSIM_URL (unless the port is 0) and VCSIM_CA first, then vcsim's own "export GOVC_URL=..." line.
 # Stop it with SIGTERM (Ctrl-C): vcsim then removes its /tmp/govcsim-* datastore folders.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$ROOT/.cache/vcsim/bin/vcsim
-LISTEN=${1:-127.0.0.1:8989}
-CERT=${2:-}
-KEY=${3:-}
-shift $(( $# < 3 ? $# : 3 ))
+# Up to three positional arguments, ended by `--`, by a flag, or by the third one: `--` is never
+# taken for a certificate path.
+POSITIONAL=()
+while [ $# -gt 0 ] && [ ${#POSITIONAL[@]} -lt 3 ]; do
+  case "$1" in
+    --) break ;;
+    -*) break ;;
+    *) POSITIONAL+=("$1"); shift ;;
+  esac
+done
 [ "${1:-}" = "--" ] && shift
+LISTEN=${POSITIONAL[0]:-127.0.0.1:8989}
+CERT=${POSITIONAL[1]:-}
+KEY=${POSITIONAL[2]:-}
 
 if [ ! -x "$BIN" ]; then
   echo "vcsim is not built ($BIN missing): run \`npm run vcsim:build\` first" >&2

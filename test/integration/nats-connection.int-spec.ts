@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { firstValueFrom, timeout } from 'rxjs';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
+import { waitForNats } from '@app/messaging/nats/wait-for-nats';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
+import { captureLogger } from '../support/capture-logger';
 import { appConfigSchema, loadConfig } from '@app/platform';
 import { startAuthNats, type AuthNats } from '../support/auth-nats';
 import { NatsServerProcess } from '../support/nats-server-process';
@@ -143,5 +145,43 @@ describe('NATS connections built by natsConnectionOptions', () => {
       });
       expect(stderr).toMatch(/is valid/);
     });
+  });
+
+  it('lets an app wait for a NATS that is not there yet at start, instead of failing', async () => {
+    const server = new NatsServerProcess();
+    await server.start();
+    const url = server.url;
+    await server.stop();
+    try {
+      const options = natsConnectionOptions(config({ NATS_URL: url }), 'gateway');
+      const connecting = waitForNats(options, captureLogger('test').logger, 200);
+      let settled = false;
+      void connecting.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(settled).toBe(false);
+      await server.start();
+      await connecting;
+    } finally {
+      await server.destroy();
+    }
+  });
+
+  it('fails at once, without waiting, when NATS refuses the credentials', async () => {
+    const server = new NatsServerProcess({ config: 'authorization { user: "app", password: "right" }' });
+    await server.start();
+    try {
+      const options = natsConnectionOptions(
+        config({ NATS_URL: server.url, NATS_USER: 'app', NATS_PASSWORD: 'wrong' }),
+        'gateway',
+      );
+      const started = Date.now();
+      await expect(waitForNats(options, captureLogger('test').logger)).rejects.toThrow(/Authorization/i);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await server.destroy();
+    }
   });
 });

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
+import { waitForNats } from '@app/messaging/nats/wait-for-nats';
 import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
 import { installShutdownDeadline } from '@app/platform/runtime/shutdown-deadline';
 import { AppModule } from './app.module';
@@ -10,6 +12,7 @@ async function bootstrap(): Promise<void> {
   const config = readConfigOrExit('gateway', () => loadGatewayConfig());
   const logger = createLogger('gateway', config.LOG_LEVEL);
   try {
+    await waitForNats(natsConnectionOptions(config, 'gateway'), logger);
     const app = await NestFactory.create(AppModule.register(config), {
       logger: new NestJsonLogger(logger),
       // The REST layer reads bodies itself, so a malformed one is a clean 400 rather than Express's HTML error.

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
+import { waitForNats } from '@app/messaging/nats/wait-for-nats';
 import { NamespacedNatsServer } from '@app/messaging/requests/namespaced-nats';
 import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
 import { createMetricsRegistry, startMetricsServer } from '@app/platform/metrics';
@@ -13,6 +14,7 @@ async function bootstrap(): Promise<void> {
   const config = readConfigOrExit('sync-scheduler', () => loadSyncSchedulerConfig());
   const logger = createLogger('sync-scheduler', config.LOG_LEVEL);
   try {
+    await waitForNats(natsConnectionOptions(config, 'sync-scheduler'), logger);
     const app = await NestFactory.createMicroservice<MicroserviceOptions>(AppModule, {
       strategy: new NamespacedNatsServer(
         { ...natsConnectionOptions(config, 'sync-scheduler'), queue: 'sync-scheduler' },

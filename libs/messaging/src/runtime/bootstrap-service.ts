@@ -19,6 +19,7 @@ import { DependencyFailureFilter } from '../requests/dependency-failure.filter';
 import { ServiceRuntime } from './service-runtime';
 import { NamespacedNatsServer } from '../requests/namespaced-nats';
 import { natsConnectionOptions } from '../nats/nats-options';
+import { waitForNats } from '../nats/wait-for-nats';
 
 /** The variables every event-driven service reads (the base schema each one extends). */
 export type ServiceConfig = ServiceBaseConfig & MetricsConfig;
@@ -77,6 +78,7 @@ export async function bootstrapService<C extends ServiceConfig>(
     const applied = await migrate(dataSource, definition.schema);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     const registry = createMetricsRegistry(definition.app);
+    await waitForNats(natsConnectionOptions(config, definition.app), logger);
     const runtime = await ServiceRuntime.open({
       app: definition.app,
       logger,

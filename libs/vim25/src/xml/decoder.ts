@@ -1,4 +1,5 @@
 import { XSD_NS, XSI_NS } from '../soap/soap-envelope';
+import { ARRAY_ITEM_PRIMITIVE, decodePrimitive } from './primitive-values';
 import { attrOf, resolveQName, type XmlElement } from './xml-tree';
 
 /** A ManagedObjectReference as decoded: `<x type="VirtualMachine">vm-42</x>`. */
@@ -17,39 +18,6 @@ export type XmlValue = string | number | boolean | DecodedMoRef | XmlObject | re
 export interface XmlObject {
   readonly _type?: string;
   readonly [field: string]: XmlValue | undefined;
-}
-
-const NUMBER_TYPES = new Set([
-  'int',
-  'long',
-  'short',
-  'byte',
-  'float',
-  'double',
-  'decimal',
-  'integer',
-  'unsignedInt',
-  'unsignedLong',
-  'unsignedShort',
-  'unsignedByte',
-]);
-const ARRAY_ITEM_PRIMITIVE: Record<string, string> = {
-  ArrayOfInt: 'int',
-  ArrayOfLong: 'long',
-  ArrayOfShort: 'short',
-  ArrayOfByte: 'byte',
-  ArrayOfFloat: 'float',
-  ArrayOfDouble: 'double',
-  ArrayOfBoolean: 'boolean',
-};
-
-function decodePrimitive(xsdType: string, text: string): XmlValue {
-  if (NUMBER_TYPES.has(xsdType)) {
-    const n = Number(text.trim());
-    return Number.isNaN(n) ? text : n;
-  }
-  if (xsdType === 'boolean') return text.trim() === 'true' || text.trim() === '1';
-  return text;
 }
 
 /**
@@ -89,7 +57,16 @@ export function decodeElement(el: XmlElement): XmlValue {
   const obj: Record<string, XmlValue> = {};
   if (xsiType !== undefined) obj._type = xsiType.name;
   for (const [name, group] of groups) {
-    obj[name] = group.length === 1 ? decodeElement(group[0]) : group.map(decodeElement);
+    setField(obj, name, group.length === 1 ? decodeElement(group[0]) : group.map(decodeElement));
   }
   return obj;
+}
+
+/**
+ * `obj[key] = value`, except that a field named `__proto__` (which a plain assignment would turn
+ * into the object's prototype) is defined as an ordinary field. Mutates `obj`.
+ */
+export function setField(obj: Record<string, XmlValue>, key: string, value: XmlValue): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true });
+  else obj[key] = value;
 }

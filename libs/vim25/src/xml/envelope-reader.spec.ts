@@ -2,6 +2,7 @@ import { VimFault, VimTransportError } from '../soap/vim-errors';
 import { fixture } from '../../test/support/fixture-caller';
 import { readResponse } from './envelope-reader';
 import { faultFromLocalized } from './fault-reader';
+import { toRetrieveResult } from '../methods/property-results';
 import { asObject, pathOf } from './values';
 
 const fault = (operation: string, name: string): unknown => {
@@ -96,5 +97,95 @@ describe('readResponse', () => {
       message: '*types.InvalidPowerState',
     });
     expect(String(err)).not.toContain('[object Object]');
+  });
+
+  describe('the streaming path (HTTP 200)', () => {
+    const SOAPENV = 'http://schemas.xmlsoap.org/soap/envelope/';
+    const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+    const envelope = (body: string, prefix = 'soapenv', header = '') =>
+      `<?xml version="1.0"?><${prefix}:Envelope xmlns:${prefix}="${SOAPENV}" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
+      `${header}<${prefix}:Body>${body}</${prefix}:Body></${prefix}:Envelope>`;
+    const read = (body: string) => readResponse('M', { status: 200, body });
+    const error = (status: 200 | 500, body: string): unknown => {
+      try {
+        readResponse('M', { status, body });
+      } catch (err) {
+        return err;
+      }
+      throw new Error('no error');
+    };
+
+    it('finds Envelope and Body by namespace under any prefix, past a Header', () => {
+      const body = envelope(
+        '<MResponse xmlns="urn:vim25"><returnval type="Task">task-1</returnval></MResponse>',
+        'S',
+        '<S:Header><returnval>not this one</returnval></S:Header>',
+      );
+      expect(read(body)).toEqual({ type: 'Task', value: 'task-1' });
+    });
+
+    it('returns undefined for a void method, one value, or an array of repeated returnvals', () => {
+      expect(read(fixture('08-ShutdownGuest.response.xml'))).toBeUndefined();
+      expect(read(envelope('<MResponse xmlns="urn:vim25"/>'))).toBeUndefined();
+      const two = envelope(
+        '<MResponse xmlns="urn:vim25"><returnval type="Task">task-1</returnval><returnval type="Task">task-2</returnval></MResponse>',
+      );
+      expect(read(two)).toEqual([
+        { type: 'Task', value: 'task-1' },
+        { type: 'Task', value: 'task-2' },
+      ]);
+    });
+
+    it('reads a RetrievePropertiesEx answer of one object as one object (array of one element)', () => {
+      const body = envelope(
+        `<RetrievePropertiesExResponse xmlns="urn:vim25"><returnval><objects><obj type="VirtualMachine">vm-1</obj>` +
+          `<propSet><name>config.hardware.device</name><val xmlns:XMLSchema-instance="${XSI}" XMLSchema-instance:type="ArrayOfVirtualDevice">` +
+          `<VirtualDevice XMLSchema-instance:type="VirtualDisk"><key>2000</key></VirtualDevice></val></propSet>` +
+          `</objects></returnval></RetrievePropertiesExResponse>`,
+      );
+      const result = toRetrieveResult(read(body));
+      expect(result.objects).toHaveLength(1);
+      expect(result.objects[0].props.get('config.hardware.device')).toEqual([
+        { _type: 'VirtualDisk', key: '2000' },
+      ]);
+    });
+
+    it("decodes a missingSet holding vcsim's NotAuthenticated (an expired session)", () => {
+      const result = toRetrieveResult(read(fixture('19-RetrievePropertiesEx-no-session.response.xml')));
+      expect(result.objects[0].missing).toEqual([
+        {
+          path: 'name',
+          fault: {
+            fault: {
+              _type: 'NotAuthenticated',
+              object: { type: 'VirtualMachine', value: 'vm-57' },
+              privilegeId: 'System.Read',
+            },
+          },
+        },
+      ]);
+    });
+
+    it('throws a fault sent with HTTP 200 as VimFault', () => {
+      expect(error(200, fixture('09-ShutdownGuest-fault.response.xml'))).toMatchObject({
+        name: 'VimFault',
+        faultType: 'InvalidPowerState',
+      });
+    });
+
+    it('reports an empty Body, a 500 without a fault and malformed XML as protocol errors', () => {
+      expect(error(200, envelope(''))).toMatchObject({ kind: 'protocol', message: 'M: empty SOAP body' });
+      expect(error(500, fixture('08-ShutdownGuest.response.xml'))).toMatchObject({
+        kind: 'protocol',
+        status: 500,
+        message: 'M: HTTP 500 without a SOAP fault',
+      });
+      const truncated = fixture('04-RetrievePropertiesEx-vms.response.xml').slice(0, 700);
+      expect(error(200, truncated)).toBeInstanceOf(VimTransportError);
+      expect(error(200, truncated)).toMatchObject({ kind: 'protocol', message: /M: the answer is not XML/ });
+      expect(error(200, `<Envelope><Body><MResponse/></Body></Envelope>`)).toMatchObject({
+        message: /M: the answer is not a SOAP envelope/,
+      });
+    });
   });
 });

@@ -1,6 +1,7 @@
 export * from './decoder';
 export * from './envelope-reader';
 export * from './fault-reader';
-export * from './parser-options';
 export * from './values';
+export { decodeXml } from './value-builder';
+export { scanXml, type XmlScanHandler } from './xml-scanner';
 export * from './xml-tree';

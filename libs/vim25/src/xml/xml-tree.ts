@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { VIM_PARSER_OPTIONS } from './parser-options';
+import { decodeEntities } from './xml-scanner';
 
 /** An attribute with its namespace resolved (`ns` is '' for unprefixed attributes). */
 export interface XmlAttr {
@@ -20,19 +21,6 @@ export interface XmlElement {
 }
 
 type RawNode = Record<string, unknown>;
-
-const ENTITY = /&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Decodes XML character and predefined entity references in one pass. Pure. */
-export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(ENTITY, (_m, ref: string) => {
-    if (ref[0] !== '#') return NAMED[ref];
-    const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-    return String.fromCodePoint(code);
-  });
-}
 
 function splitQName(qname: string): [string, string] {
   const i = qname.indexOf(':');
@@ -77,8 +65,9 @@ function toElement(tag: string, node: RawNode, parentScope: ReadonlyMap<string, 
 const parser = new XMLParser(VIM_PARSER_OPTIONS);
 
 /**
- * Parses an XML document into a namespace-resolved element tree (the root element).
- * Cost: one fast-xml-parser pass plus one walk. Throws on a document without a root element.
+ * Parses an XML document into a namespace-resolved element tree (the root element): the general
+ * path (faults, small answers). Large RetrievePropertiesEx answers stream through `decodeXml`
+ * instead. Cost: one fast-xml-parser pass plus one walk. Throws on a document without a root element.
  */
 export function parseXml(xml: string): XmlElement {
   const nodes = parser.parse(xml) as RawNode[];
