@@ -3,6 +3,7 @@ import { RuntimeLifecycle, SERVICE_RUNTIME, type ServiceRuntime } from '@app/mes
 import { CONFIG } from './config/config.token';
 import type { OrderServiceConfig } from './config/order-service.config';
 import { AuthController } from './controllers/auth.controller';
+import { CallerContextController } from './controllers/caller-context.controller';
 import { CustomersController } from './controllers/customers.controller';
 import { HealthController } from './controllers/health.controller';
 import { orderOutcomesConsumer } from './controllers/order-outcomes.consumer';
@@ -41,6 +42,7 @@ export class AppModule {
         ProjectsController,
         UsersController,
         ...MARKETPLACE_CONTROLLERS,
+        CallerContextController,
       ],
       providers: [
         { provide: CONFIG, useValue: config },

@@ -19,3 +19,4 @@ export * from './marketplace/offering-changed.event';
 export * from './nats/nats-permissions';
 export * from './vsphere';
 export * from './scheduler/sync-targets.request';
+export * from './marketplace/caller-context.request';

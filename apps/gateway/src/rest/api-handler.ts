@@ -35,8 +35,12 @@ export class ApiHandler {
       const body = route.method === 'post' || route.method === 'patch' ? await readJsonBody(request) : {};
       validate(route.operation.body, body);
       // The raw parts travel on: the service validates the very same schemas again.
-      const payload: OperationPayload = {
-        caller: { user_uuid: caller.user_uuid },
+      // The vSphere adapter owns no users: it is told the caller's customers and staff flag.
+      const callerPart = route.operation.pattern.startsWith('vsphere.')
+        ? await this.callers.context(caller)
+        : { user_uuid: caller.user_uuid };
+      const payload: Omit<OperationPayload, 'caller'> & { caller: object } = {
+        caller: callerPart,
         params: request.params,
         query: request.query,
         body,

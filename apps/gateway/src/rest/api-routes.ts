@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { present, type Links } from './links';
 import { apiRoute as route, type AnyOperation, type ApiRoute, type NestRoute } from './route';
 import { MARKETPLACE_ROUTES } from './marketplace-routes';
+import { VSPHERE_ROUTES } from './vsphere-routes';
 
 /** The public forms, as `present` builds them: the view plus absolute links. */
 const customerSchema = customerViewSchema.extend({ url: z.url() });
@@ -146,6 +147,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ),
   ...crud(user, USERS, 'user'),
   ...MARKETPLACE_ROUTES,
+  ...VSPHERE_ROUTES,
 ];
 
 /** Routes served by Nest controllers, documented with the rest. */
