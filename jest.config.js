@@ -33,5 +33,8 @@ module.exports = {
       ],
     },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    // Faults: the apps as processes against a nats-server and a Postgres cluster of the suite's own,
+    // which it kills and restarts. Run one file at a time (`npm run test:faults`).
+    { ...shared, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },
   ],
 };

@@ -11,7 +11,7 @@ import { ProjectsController } from './controllers/projects.controller';
 import { UsersController } from './controllers/users.controller';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { CustomerRepository } from './repositories/customer.repository';
-import { dataSourceProvider } from './repositories/data-source.provider';
+import { dataSourceProvider } from '@app/messaging/repositories/data-source.provider';
 import { MARKETPLACE_CONTROLLERS, MARKETPLACE_PROVIDERS } from './marketplace/marketplace.providers';
 import { OrderRepository } from './repositories/order.repository';
 import { ProjectRepository } from './repositories/project.repository';

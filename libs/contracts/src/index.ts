@@ -18,3 +18,4 @@ export * from './marketplace/offerings.request';
 export * from './marketplace/offering-changed.event';
 export * from './nats/nats-permissions';
 export * from './vsphere';
+export * from './scheduler/sync-targets.request';

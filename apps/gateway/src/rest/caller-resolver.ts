@@ -34,6 +34,8 @@ export class CallerResolver {
       { token },
     );
     if (reply.status === 'ok') return reply.data;
+    // The service could not check the token (its Postgres is away): not the caller's fault.
+    if (reply.code === 503) throw new ApiError(503, { detail: reply.detail ?? 'Service unavailable.' });
     throw unauthorized(reply.detail ?? 'Invalid token.');
   }
 }

@@ -79,7 +79,8 @@ describe('decodeXml (the streaming decoder)', () => {
     >;
     expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
     expect(Object.keys(decoded)).toEqual(['__proto__']);
-    expect(viaTree('<r><__proto__><polluted>1</polluted></__proto__></r>')).toStrictEqual(decoded);
+    // The element tree's parser (fast-xml-parser) refuses such a name outright: safe either way.
+    expect(() => viaTree('<r><__proto__><polluted>1</polluted></__proto__></r>')).toThrow(/__proto__/);
   });
 
   it('refuses XML that is not well formed', () => {

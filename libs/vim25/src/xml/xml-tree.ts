@@ -1,6 +1,6 @@
-import { scanXml, type XmlScanHandler } from './xml-scanner';
-
-export { decodeEntities } from './xml-scanner';
+import { XMLParser } from 'fast-xml-parser';
+import { VIM_PARSER_OPTIONS } from './parser-options';
+import { decodeEntities } from './xml-scanner';
 
 /** An attribute with its namespace resolved (`ns` is '' for unprefixed attributes). */
 export interface XmlAttr {
@@ -20,80 +20,63 @@ export interface XmlElement {
   readonly scope: ReadonlyMap<string, string>;
 }
 
-/** The element while its content is being read. */
-interface OpenElement extends XmlElement {
-  readonly children: XmlElement[];
-  text: string;
-}
-
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-const DOCUMENT_SCOPE: ReadonlyMap<string, string> = new Map([['xml', XML_NS]]);
+type RawNode = Record<string, unknown>;
 
 function splitQName(qname: string): [string, string] {
   const i = qname.indexOf(':');
   return i < 0 ? ['', qname] : [qname.slice(0, i), qname.slice(i + 1)];
 }
 
-/**
- * Resolves the namespace declarations among `raw` (`[name, value, ...]` as scanned) on top of
- * `parent`: the parent's map itself when the element declares none (most elements), a copy
- * otherwise. Pure.
- */
-export function scopeOf(
-  raw: readonly string[],
-  parent: ReadonlyMap<string, string>,
-): ReadonlyMap<string, string> {
-  let scope: Map<string, string> | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    const key = raw[i];
+function toElement(tag: string, node: RawNode, parentScope: ReadonlyMap<string, string>): XmlElement {
+  const rawAttrs = (node[':@'] ?? {}) as Record<string, string>;
+  let scope = parentScope;
+  for (const [key, value] of Object.entries(rawAttrs)) {
     if (key === 'xmlns' || key.startsWith('xmlns:')) {
-      scope ??= new Map(parent);
-      scope.set(key === 'xmlns' ? '' : key.slice(6), raw[i + 1]);
+      if (scope === parentScope) scope = new Map(parentScope);
+      (scope as Map<string, string>).set(key === 'xmlns' ? '' : key.slice(6), decodeEntities(value));
     }
   }
-  return scope ?? parent;
-}
-
-/** Builds the element tree from the scanner's events. */
-class TreeBuilder implements XmlScanHandler {
-  root: XmlElement | undefined;
-  private readonly stack: OpenElement[] = [];
-
-  open(tag: string, raw: string[], selfClosing: boolean): void {
-    const parent = this.stack[this.stack.length - 1];
-    const scope = scopeOf(raw, parent?.scope ?? DOCUMENT_SCOPE);
-    const attrs: XmlAttr[] = [];
-    for (let i = 0; i < raw.length; i += 2) {
-      const key = raw[i];
-      if (key === 'xmlns' || key.startsWith('xmlns:')) continue;
-      const [prefix, name] = splitQName(key);
-      attrs.push({ ns: prefix === '' ? '' : (scope.get(prefix) ?? prefix), name, value: raw[i + 1] });
+  const attrs: XmlAttr[] = [];
+  for (const [key, value] of Object.entries(rawAttrs)) {
+    if (key === 'xmlns' || key.startsWith('xmlns:')) continue;
+    const [prefix, name] = splitQName(key);
+    attrs.push({
+      ns: prefix === '' ? '' : (scope.get(prefix) ?? prefix),
+      name,
+      value: decodeEntities(value),
+    });
+  }
+  const [prefix, name] = splitQName(tag);
+  const children: XmlElement[] = [];
+  let text = '';
+  for (const child of (node[tag] ?? []) as RawNode[]) {
+    if ('#text' in child) text += decodeEntities(String(child['#text']));
+    else if ('#cdata' in child) {
+      for (const part of child['#cdata'] as RawNode[])
+        text += typeof part['#text'] === 'string' ? part['#text'] : '';
+    } else if (!('#comment' in child)) {
+      const childTag = Object.keys(child).find((k) => k !== ':@');
+      if (childTag !== undefined) children.push(toElement(childTag, child, scope));
     }
-    const [prefix, name] = splitQName(tag);
-    const el: OpenElement = { ns: scope.get(prefix) ?? prefix, name, attrs, children: [], text: '', scope };
-    if (parent === undefined) this.root = el;
-    else parent.children.push(el);
-    if (!selfClosing) this.stack.push(el);
   }
-
-  close(): void {
-    this.stack.pop();
-  }
-
-  text(text: string): void {
-    this.stack[this.stack.length - 1].text += text;
-  }
+  return { ns: scope.get(prefix) ?? prefix, name, attrs, children, text, scope };
 }
+
+const parser = new XMLParser(VIM_PARSER_OPTIONS);
 
 /**
- * Parses an XML document into a namespace-resolved element tree (the root element).
- * Cost: one scanner pass. Throws SyntaxError on a document that is not well formed.
+ * Parses an XML document into a namespace-resolved element tree (the root element): the general
+ * path (faults, small answers). Large RetrievePropertiesEx answers stream through `decodeXml`
+ * instead. Cost: one fast-xml-parser pass plus one walk. Throws on a document without a root element.
  */
 export function parseXml(xml: string): XmlElement {
-  const builder = new TreeBuilder();
-  scanXml(xml, builder);
-  if (builder.root === undefined) throw new SyntaxError('XML document has no root element');
-  return builder.root;
+  const nodes = parser.parse(xml) as RawNode[];
+  for (const node of nodes) {
+    const tag = Object.keys(node).find((k) => k !== ':@' && !k.startsWith('#'));
+    if (tag !== undefined)
+      return toElement(tag, node, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]));
+  }
+  throw new SyntaxError('XML document has no root element');
 }
 
 /** The attribute `name` in namespace `ns` ('' = unprefixed), if present. Pure. */
