@@ -165,6 +165,14 @@ describe('the vSphere offering through the gateway: credentials, synchronisation
       network: network.uuid,
     });
     expect(refused.status).toBe(403);
+    const nowhere = await api.call('staff', 'POST', '/api/vmware-customer-networks/', {
+      customer: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
+      network: network.uuid,
+    });
+    expect(nowhere).toMatchObject({
+      status: 400,
+      body: { customer: ['Invalid hyperlink - Object does not exist.'] },
+    });
     expect(await names('member', 'vmware-networks')).toEqual([]);
     await api.ok('staff', 'POST', '/api/vmware-customer-networks/', {
       customer: tenant,

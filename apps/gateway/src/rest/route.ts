@@ -16,6 +16,11 @@ export interface ApiRoute {
   readonly tag: string;
   readonly operation: AnyOperation;
   readonly status: 200 | 201 | 202 | 204;
+  /**
+   * A body field linking a customer that the answering service cannot check itself (the vSphere
+   * adapter owns no customers): the gateway asks the order service first, as the caller.
+   */
+  readonly customerLink?: string;
   /** The response body's schema (one item for a list) and how a view becomes it (adds `url` and links). */
   readonly response?: {
     readonly schema: z.ZodType;

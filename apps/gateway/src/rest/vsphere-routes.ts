@@ -64,6 +64,8 @@ function assignmentRoutes(kind: AssignmentKind): ApiRoute[] {
   const base = `/api/${collection}/`;
   const id = collection.replace(/-/g, '_');
   const ops = ASSIGNMENT_OPERATIONS[kind];
+  // The adapter owns no customers: the gateway checks the linked one exists (as the caller sees it).
+  const withCustomer = (built: ApiRoute): ApiRoute => ({ ...built, customerLink: 'customer' });
   return [
     route(
       'get',
@@ -72,12 +74,19 @@ function assignmentRoutes(kind: AssignmentKind): ApiRoute[] {
       { operationId: `${id}_list`, summary: `Organisations' ${kind} (staff)`, tag },
       { resource: assignment, list: true },
     ),
-    route(
-      'post',
-      base,
-      ops.add as unknown as AnyOperation,
-      { operationId: `${id}_create`, summary: `Assign ${kind} to an organisation (staff)`, tag, status: 201 },
-      { resource: assignment },
+    withCustomer(
+      route(
+        'post',
+        base,
+        ops.add as unknown as AnyOperation,
+        {
+          operationId: `${id}_create`,
+          summary: `Assign ${kind} to an organisation (staff)`,
+          tag,
+          status: 201,
+        },
+        { resource: assignment },
+      ),
     ),
     route('post', `${base}remove/`, ops.remove as unknown as AnyOperation, {
       operationId: `${id}_remove`,
