@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { HttpHandler, HttpMethod } from './http-types';
 import type { Links } from './links';
 
-export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType>;
+export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
 /** A REST endpoint answered by a service over NATS: everything the router and the OpenAPI document need. */
 export interface ApiRoute {

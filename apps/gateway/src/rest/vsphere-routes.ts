@@ -35,14 +35,14 @@ function inventory(schema: z.ZodObject): Presenter<{ offering_uuid: string }> {
 
 function list(
   collection: string,
-  operation: { pattern: string },
+  operation: AnyOperation,
   schema: z.ZodObject,
   what: string,
 ): ApiRoute {
   return route(
     'get',
     `/api/${collection}/`,
-    operation as unknown as AnyOperation,
+    operation,
     { operationId: `${collection.replace(/-/g, '_')}_list`, summary: what, tag },
     { resource: inventory(schema), list: true },
   );
@@ -70,7 +70,7 @@ function assignmentRoutes(kind: AssignmentKind): ApiRoute[] {
     route(
       'get',
       base,
-      ops.list as unknown as AnyOperation,
+      ops.list,
       { operationId: `${id}_list`, summary: `Organisations' ${kind} (staff)`, tag },
       { resource: assignment, list: true },
     ),
@@ -78,7 +78,7 @@ function assignmentRoutes(kind: AssignmentKind): ApiRoute[] {
       route(
         'post',
         base,
-        ops.add as unknown as AnyOperation,
+        ops.add,
         {
           operationId: `${id}_create`,
           summary: `Assign ${kind} to an organisation (staff)`,
@@ -88,7 +88,7 @@ function assignmentRoutes(kind: AssignmentKind): ApiRoute[] {
         { resource: assignment },
       ),
     ),
-    route('post', `${base}remove/`, ops.remove as unknown as AnyOperation, {
+    route('post', `${base}remove/`, ops.remove, {
       operationId: `${id}_remove`,
       summary: `Take ${kind} back from an organisation (staff)`,
       tag,
@@ -109,7 +109,7 @@ export const VSPHERE_ROUTES: readonly ApiRoute[] = [
   route(
     'get',
     '/api/vmware-limits/{offering_uuid}/',
-    LIMITS_GET as unknown as AnyOperation,
+    LIMITS_GET,
     { operationId: 'vmware_limits_retrieve', summary: "The offering's maximums per VM (MiB)", tag },
     { resource: { schema: limitsViewSchema, present: (view: object) => view } },
   ),
