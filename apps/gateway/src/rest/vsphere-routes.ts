@@ -33,12 +33,7 @@ function inventory(schema: z.ZodObject): Presenter<{ offering_uuid: string }> {
   };
 }
 
-function list(
-  collection: string,
-  operation: AnyOperation,
-  schema: z.ZodObject,
-  what: string,
-): ApiRoute {
+function list(collection: string, operation: AnyOperation, schema: z.ZodObject, what: string): ApiRoute {
   return route(
     'get',
     `/api/${collection}/`,
