@@ -39,5 +39,8 @@ module.exports = {
       // Fails a file whose tokens or passwords show up in an app's log or an answer.
       setupFilesAfterEnv: ['<rootDir>/test/support/secret-scan.setup.ts'],
     },
+    // Faults: the apps as processes against a nats-server and a Postgres cluster of the suite's own,
+    // which it kills and restarts. Run one file at a time (`npm run test:faults`).
+    { ...shared, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },
   ],
 };

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # npm test: every test, from a fresh clone. Installs what is missing (dependencies, vcsim), builds
 # the apps (e2e tests run them as processes), runs unit and integration tests side by side, then
-# the e2e suites one at a time, and closes with one line counting all tiers.
+# the e2e suites one at a time, then the fault-injection suites (their own nats-server and Postgres,
+# killed and restarted; about 4 minutes, mostly the two 60 s outages), and closes with one line
+# counting all tiers.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -15,10 +17,18 @@ npm run -s build || exit 1
 export TEST_SUMMARY_FILE
 TEST_SUMMARY_FILE=$(mktemp)
 JEST=(node_modules/.bin/node --experimental-vm-modules node_modules/jest/bin/jest.js)
+started=$SECONDS
 "${JEST[@]}" --selectProjects unit integration "$@"
 first=$?
+say "unit and integration took $((SECONDS - started)) s"
+started=$SECONDS
 "${JEST[@]}" --selectProjects e2e --runInBand "$@"
 second=$?
+say "e2e took $((SECONDS - started)) s"
+started=$SECONDS
+"${JEST[@]}" --selectProjects faults --runInBand --passWithNoTests "$@"
+third=$?
+say "faults took $((SECONDS - started)) s"
 
 node_modules/.bin/node -e '
   const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").filter(Boolean);
@@ -32,4 +42,4 @@ node_modules/.bin/node -e '
   console.log(`tests: ${total.passed} passed, ${total.failed} failed` + (total.skipped ? `, ${total.skipped} skipped` : ""));
 ' "$TEST_SUMMARY_FILE"
 rm -f "$TEST_SUMMARY_FILE"
-[ $first = 0 ] && [ $second = 0 ]
+[ $first = 0 ] && [ $second = 0 ] && [ $third = 0 ]

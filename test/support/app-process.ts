@@ -27,6 +27,17 @@ export class AppProcess {
     return this.child?.pid;
   }
 
+  /** True from spawn until the process exits, whether it stopped, crashed or was killed. */
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** How the process ended (exit code or signal); undefined while it runs or before it started. */
+  get exitStatus(): string | undefined {
+    if (!this.child || this.running) return undefined;
+    return this.child.signalCode ?? `exit code ${this.child.exitCode}`;
+  }
+
   async start(readyMessage = `${this.app} started`, timeoutMs = 20_000): Promise<void> {
     const entry = join(ROOT, 'dist', 'apps', this.app, 'apps', this.app, 'src', 'main.js');
     if (!existsSync(entry))

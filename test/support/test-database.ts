@@ -3,11 +3,13 @@ import { Client } from 'pg';
 import { createServiceDataSource, migrate } from '@app/platform/persistence/data-source';
 import { MARKETPLACE_MIGRATIONS } from '../../apps/order-service/src/migrations';
 import { VSPHERE_MIGRATIONS } from '../../apps/vsphere-adapter/src/migrations';
+import { SCHEDULER_MIGRATIONS } from '../../apps/sync-scheduler/src/migrations';
 import { testEnv, uniqueToken } from './test-env';
 
 const SERVICE_SCHEMAS = [
   { schema: 'marketplace', migrations: MARKETPLACE_MIGRATIONS },
   { schema: 'vsphere', migrations: VSPHERE_MIGRATIONS },
+  { schema: 'scheduler', migrations: SCHEDULER_MIGRATIONS },
 ];
 
 // The template's name changes with the migrations, so a changed migration never meets a stale template.

@@ -3,6 +3,7 @@ import { RuntimeLifecycle, SERVICE_RUNTIME, type ServiceRuntime } from '@app/mes
 import { CONFIG } from './config/config.token';
 import type { OrderServiceConfig } from './config/order-service.config';
 import { AuthController } from './controllers/auth.controller';
+import { CallerContextController } from './controllers/caller-context.controller';
 import { CustomersController } from './controllers/customers.controller';
 import { HealthController } from './controllers/health.controller';
 import { orderOutcomesConsumer } from './controllers/order-outcomes.consumer';
@@ -11,8 +12,8 @@ import { ProjectsController } from './controllers/projects.controller';
 import { UsersController } from './controllers/users.controller';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { CustomerRepository } from './repositories/customer.repository';
+import { dataSourceProvider } from '@app/messaging/repositories/data-source.provider';
 import { LoginAttemptRepository } from './repositories/login-attempt.repository';
-import { dataSourceProvider } from './repositories/data-source.provider';
 import { MARKETPLACE_CONTROLLERS, MARKETPLACE_PROVIDERS } from './marketplace/marketplace.providers';
 import { OrderRepository } from './repositories/order.repository';
 import { ProjectRepository } from './repositories/project.repository';
@@ -46,6 +47,7 @@ export class AppModule {
         ProjectsController,
         UsersController,
         ...MARKETPLACE_CONTROLLERS,
+        CallerContextController,
       ],
       providers: [
         { provide: CONFIG, useValue: config },

@@ -18,4 +18,6 @@ export * from './marketplace/offerings.request';
 export * from './marketplace/offering-changed.event';
 export * from './nats/nats-permissions';
 export * from './vsphere';
+export * from './scheduler/sync-targets.request';
+export * from './marketplace/caller-context.request';
 export * from './identity/request-validation';

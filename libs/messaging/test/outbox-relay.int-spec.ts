@@ -1,4 +1,5 @@
 import { OutboxRelay } from '../src/outbox/outbox-relay';
+import { publishEvent } from '../src/jetstream/publish-event';
 import { captureLogger } from '../../../test/support/capture-logger';
 import { erred, openMessagingFixture, OrderErredEvent, type MessagingFixture } from './messaging-fixture';
 
@@ -68,30 +69,84 @@ describe('outbox relay (Postgres + JetStream)', () => {
     });
   });
 
+  /**
+   * Every publish on `subject`, counted by event id as it crosses the wire. The stream cannot do
+   * this: its duplicate window stores a second publish of the same `Nats-Msg-Id` once, so a stream
+   * count hides a double publish. A core subscription receives every publish, duplicates included.
+   */
+  async function countPublishes(
+    subject: string,
+  ): Promise<{ byId: Map<string, number>; stop(): Promise<void> }> {
+    const byId = new Map<string, number>();
+    const subscription = fx.nats.nc.subscribe(subject, {
+      callback: (error, message) => {
+        if (error) return;
+        const id = message.headers?.get('Nats-Msg-Id') ?? '(no Nats-Msg-Id)';
+        byId.set(id, (byId.get(id) ?? 0) + 1);
+      },
+    });
+    await fx.nats.nc.flush();
+    return {
+      byId,
+      // The flush's round trip follows every publish the server received before it.
+      stop: async () => {
+        await fx.nats.nc.flush();
+        subscription.unsubscribe();
+      },
+    };
+  }
+
   it('publishes what a crash left unsent when it starts, each event once', async () => {
-    const subject = fx.nats.topology.subjects.orderErred;
-    const before = await streamMessages();
-    await fx.dataSource.transaction(async (manager) => {
+    const subject = `${fx.nats.topology.namespace}.vsphere.order.erred.left`;
+    const publishes = await countPublishes(subject);
+    const left = await fx.dataSource.transaction(async (manager) => {
+      const ids: string[] = [];
       for (let i = 0; i < 5; i++)
-        await fx.outbox.append(manager, subject, OrderErredEvent, erred(), `left-${i}`);
+        ids.push((await fx.outbox.append(manager, subject, OrderErredEvent, erred(), `left-${i}`)).id);
+      return ids;
     });
     relay(100).start();
     await waitFor(async () => (await fx.outbox.countPending(fx.dataSource)) === 0);
-    expect(await streamMessages()).toBe(before + 5);
+    await publishes.stop();
+    expect(Object.fromEntries(publishes.byId)).toEqual(Object.fromEntries(left.map((id) => [id, 1])));
   });
 
-  it('two relays draining one outbox publish every event exactly once', async () => {
-    const subject = fx.nats.topology.subjects.orderErred;
-    const before = await streamMessages();
-    await fx.dataSource.transaction(async (manager) => {
+  it('two relays draining one outbox publish every event exactly once (publishes counted, not stored messages)', async () => {
+    const subject = `${fx.nats.topology.namespace}.vsphere.order.erred.pair`;
+    const publishes = await countPublishes(subject);
+    const appended = await fx.dataSource.transaction(async (manager) => {
+      const ids: string[] = [];
       for (let i = 0; i < 300; i++)
-        await fx.outbox.append(manager, subject, OrderErredEvent, erred(), `pair-${i}`);
+        ids.push((await fx.outbox.append(manager, subject, OrderErredEvent, erred(), `pair-${i}`)).id);
+      return ids;
     });
     const first = relay();
     const second = relay();
     first.wake();
     second.wake();
     await waitFor(async () => (await fx.outbox.countPending(fx.dataSource)) === 0);
-    expect(await streamMessages()).toBe(before + 300);
+    await Promise.all([first.stop(), second.stop()]);
+    await publishes.stop();
+
+    const publishedTwice = [...publishes.byId].filter(([, count]) => count > 1).map(([id]) => id);
+    expect(publishedTwice).toEqual([]);
+    expect([...publishes.byId.keys()].sort()).toEqual([...appended].sort());
+  });
+
+  it('counts a second publish of one event that the stream drops as a duplicate (the count can fail)', async () => {
+    const subject = `${fx.nats.topology.namespace}.vsphere.order.erred.twice`;
+    const publishes = await countPublishes(subject);
+    const before = await streamMessages();
+    const envelope = await fx.dataSource.transaction((manager) =>
+      fx.outbox.append(manager, subject, OrderErredEvent, erred(), 'twice'),
+    );
+    const firstAck = await publishEvent(fx.js, subject, envelope);
+    const secondAck = await publishEvent(fx.js, subject, envelope);
+    await publishes.stop();
+
+    expect(firstAck.duplicate).toBe(false);
+    expect(secondAck.duplicate).toBe(true);
+    expect(await streamMessages()).toBe(before + 1); // what the old assertion saw
+    expect(publishes.byId.get(envelope.id)).toBe(2); // what the count sees
   });
 });

@@ -1,9 +1,10 @@
 import { HttpException, Injectable } from '@nestjs/common';
 import {
+  CUSTOMER_OPERATIONS,
+  uuidOfHyperlink,
   validateRequest,
   type OperationPayload,
   type Page,
-  type PublicOperationPayload,
   type RequestReply,
   type ThrottledReply,
 } from '@app/contracts';
@@ -37,23 +38,26 @@ export class ApiHandler {
   ): Promise<void> {
     try {
       const address = clientAddress(request);
-      // Public operations (login) carry the client's address; all others the caller the token names.
-      const who =
-        route.operation.auth === 'none'
-          ? { client: { address } }
-          : {
-              caller: {
-                user_uuid: (await this.callers.resolve(request.headers.authorization)).user_uuid,
-                address,
-              },
-            };
+      // Public operations (login) have no caller: they carry the client's address instead.
+      const caller =
+        route.operation.auth === 'none' ? null : await this.callers.resolve(request.headers.authorization);
       const params = validate(route.operation.params, request.params);
       const query = validate(route.operation.query, request.query);
       const body = route.method === 'post' || route.method === 'patch' ? await readJsonBody(request) : {};
       validate(route.operation.body, body);
       refuseUnstorable({ ...request.query }, body);
+      if (caller && route.customerLink) await this.checkCustomer(caller.user_uuid, body, route.customerLink);
+      // The vSphere adapter owns no users: it is told the caller's customers and staff flag. The
+      // order service is told the caller's address too (it throttles guesses of a current password).
+      const who = !caller
+        ? { client: { address } }
+        : {
+            caller: route.operation.pattern.startsWith('vsphere.')
+              ? await this.callers.context(caller)
+              : { user_uuid: caller.user_uuid, address },
+          };
       // The raw parts travel on: the service validates the very same schemas again.
-      const payload: OperationPayload | PublicOperationPayload = {
+      const payload = {
         ...who,
         params: request.params,
         query: request.query,
@@ -71,6 +75,25 @@ export class ApiHandler {
     } catch (error) {
       sendError(response, error);
     }
+  }
+
+  /** A linked customer the caller cannot see (or that does not exist) is a bad link: 400 naming the field. */
+  private async checkCustomer(userUuid: string, body: unknown, field: string): Promise<void> {
+    const link = (body as Record<string, unknown>)[field];
+    if (typeof link !== 'string') return; // the operation's own schema names the field
+    const payload: OperationPayload = {
+      caller: { user_uuid: userUuid },
+      params: { uuid: uuidOfHyperlink(link) },
+      query: {},
+      body: {},
+    };
+    const reply = await this.requester.request<RequestReply<unknown>>(
+      CUSTOMER_OPERATIONS.get.pattern,
+      payload,
+    );
+    if (reply.status === 'ok') return;
+    if (reply.code === 503) throw new ApiError(503, { detail: reply.detail ?? 'Service unavailable.' });
+    throw new ApiError(400, { [field]: ['Invalid hyperlink - Object does not exist.'] });
   }
 
   private answer(

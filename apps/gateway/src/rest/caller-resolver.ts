@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AUTH_PATTERNS, type AuthenticatedCaller, type RequestReply } from '@app/contracts';
+import {
+  AUTH_PATTERNS,
+  CALLER_CONTEXT,
+  type AuthenticatedCaller,
+  type OperationPayload,
+  type RequestReply,
+  type VsphereCaller,
+} from '@app/contracts';
 import { ServiceRequester } from '../services/service-requester';
 import { ApiError } from './http-types';
 
@@ -34,6 +41,25 @@ export class CallerResolver {
       { token },
     );
     if (reply.status === 'ok') return reply.data;
+    // The service could not check the token (its Postgres is away): not the caller's fault.
+    if (reply.code === 503) throw new ApiError(503, { detail: reply.detail ?? 'Service unavailable.' });
+    throw unauthorized(reply.detail ?? 'Invalid token.');
+  }
+
+  /**
+   * The caller with the customers they belong to, for services that own no users (the vSphere
+   * adapter): one more question to the order service, asked only for those routes.
+   */
+  async context(caller: AuthenticatedCaller): Promise<VsphereCaller> {
+    const payload: OperationPayload = {
+      caller: { user_uuid: caller.user_uuid },
+      params: {},
+      query: {},
+      body: {},
+    };
+    const reply = await this.requester.request<RequestReply<VsphereCaller>>(CALLER_CONTEXT.pattern, payload);
+    if (reply.status === 'ok') return reply.data;
+    if (reply.code === 503) throw new ApiError(503, { detail: reply.detail ?? 'Service unavailable.' });
     throw unauthorized(reply.detail ?? 'Invalid token.');
   }
 }

@@ -6,6 +6,7 @@ import type { OrderServiceConfig } from '../config/order-service.config';
 import { VsphereIntegrationClient } from './adapters/vsphere-integration.client';
 import { CatalogueController } from './controllers/catalogue.controller';
 import { ProviderOfferingsController } from './controllers/provider-offerings.controller';
+import { SyncTargetsController } from './controllers/sync-targets.controller';
 import { INTEGRATION_PORT } from './ports/integration.port';
 import { OfferingRepository } from './repositories/offering.repository';
 import { PlanRepository } from './repositories/plan.repository';
@@ -15,7 +16,11 @@ import { ProviderOfferingService } from './services/provider-offering.service';
 import { PublicOfferingService } from './services/public-offering.service';
 
 /** The marketplace context of the order service: offerings, plans and (next) orders and resources. */
-export const MARKETPLACE_CONTROLLERS: Type[] = [ProviderOfferingsController, CatalogueController];
+export const MARKETPLACE_CONTROLLERS: Type[] = [
+  ProviderOfferingsController,
+  CatalogueController,
+  SyncTargetsController,
+];
 
 export const MARKETPLACE_PROVIDERS: Provider[] = [
   OfferingRepository,

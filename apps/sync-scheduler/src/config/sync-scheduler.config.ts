@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { appConfigSchema, loadConfig, metricsConfigShape } from '@app/platform';
+import { env, loadConfig, metricsConfigShape, serviceConfigSchema } from '@app/platform';
 
-const schema = appConfigSchema({ ...metricsConfigShape(9103) });
+const schema = serviceConfigSchema({
+  ...metricsConfigShape(9103),
+  /** How often every vSphere offering is synchronised (Waldur: every 24 hours). */
+  SYNC_INTERVAL_MS: env.milliseconds(24 * 3_600_000),
+  /** How often the leader looks for offerings that are due, and a follower tries to lead. */
+  SYNC_TICK_MS: env.milliseconds(60_000),
+});
 
 export type SyncSchedulerConfig = z.infer<typeof schema>;
 
@@ -10,3 +16,6 @@ export function loadSyncSchedulerConfig(
 ): SyncSchedulerConfig {
   return loadConfig(schema, source);
 }
+
+export const SCHEDULER_SCHEMA = 'scheduler';
+export const CONFIG = Symbol('SyncSchedulerConfig');

@@ -1,12 +1,14 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { HEALTH_PATTERNS, type HealthReport } from '@app/contracts';
+import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 
 @Controller()
 export class HealthController {
-  /** Answering at all proves the NATS link; the scheduler keeps no Postgres state yet. */
+  constructor(@Inject(SERVICE_RUNTIME) private readonly runtime: ServiceRuntime) {}
+
   @MessagePattern(HEALTH_PATTERNS['sync-scheduler'])
-  health(): HealthReport {
-    return { app: 'sync-scheduler', status: 'ok', postgres: 'not-used', nats: 'up' };
+  async health(): Promise<HealthReport> {
+    return this.runtime.health();
   }
 }

@@ -56,6 +56,8 @@ export const REQUEST_ROUTES: Readonly<Record<string, RequestRoute>> = {
   marketplace: { responder: 'order-service', requesters: ['gateway'] },
   vsphere: { responder: 'vsphere-adapter', requesters: ['gateway', 'order-service'] },
   scheduler: { responder: 'sync-scheduler', requesters: ['gateway'] },
+  // The scheduler asks the order service which offerings to keep synchronised, and nothing else.
+  'sync-targets': { responder: 'order-service', requesters: ['sync-scheduler'] },
 };
 
 /**

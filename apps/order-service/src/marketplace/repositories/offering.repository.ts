@@ -68,6 +68,21 @@ export class OfferingRepository {
     return { items: items as ProviderOffering[], count };
   }
 
+  /** Every offering of a type that is not archived, provider offerings only. */
+  async uuidsOfType(type: OfferingType): Promise<string[]> {
+    const rows = await this.dataSource
+      .getRepository(OfferingEntity)
+      .createQueryBuilder('o')
+      .select('o.uuid', 'uuid')
+      .where('o.type = :type AND o.state <> :archived AND o.customer_uuid IS NOT NULL', {
+        type,
+        archived: 'Archived',
+      })
+      .orderBy('o.created')
+      .getRawMany<{ uuid: string }>();
+    return rows.map((row) => row.uuid);
+  }
+
   async update(
     manager: EntityManager,
     uuid: string,

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { ServiceRuntime } from '@app/messaging';
+import type { ServiceRuntime } from '../runtime/service-runtime';
 
 /** Lets repositories inject the service's one DataSource, opened and migrated at start by the runtime. */
 export function dataSourceProvider(runtime: ServiceRuntime): Provider {

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { migrateService } from '@app/messaging';
+import { syncSchedulerDefinition } from './sync-scheduler.definition';
+
+void migrateService(syncSchedulerDefinition);

@@ -1,0 +1,19 @@
+import type { ServiceDefinition } from '@app/messaging';
+import { AppModule } from './app.module';
+import {
+  loadSyncSchedulerConfig,
+  SCHEDULER_SCHEMA,
+  type SyncSchedulerConfig,
+} from './config/sync-scheduler.config';
+import { SCHEDULER_MIGRATIONS } from './migrations';
+
+export const syncSchedulerDefinition: ServiceDefinition<SyncSchedulerConfig> = {
+  app: 'sync-scheduler',
+  schema: SCHEDULER_SCHEMA,
+  loadConfig: () => loadSyncSchedulerConfig(),
+  entities: [],
+  migrations: SCHEDULER_MIGRATIONS,
+  ownedStreams: (topology, config) => [{ ...topology.streams.scheduler, maxAgeMs: config.EVENT_HISTORY_MS }],
+  consumedStreams: () => [],
+  module: (config, runtime) => AppModule.register(config, runtime),
+};
