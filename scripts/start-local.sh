@@ -71,6 +71,58 @@ if [ "${START_VCSIM:-1}" != 0 ] && [ ! -x .cache/vcsim/bin/vcsim ]; then
   npm run -s vcsim:build
 fi
 
+# vcsim (standing in for vCenter) and the project's front before it (vCenter 8's /api, which vcsim
+# lacks; /sdk forwarded); the demo templates are published through the front while the apps start.
+VCSIM=${START_VCSIM:-1}
+TS=("$NODE" -r ./scripts/ts-register.js)
+export VCSIM_USERNAME=${VCSIM_USERNAME:-user} VCSIM_PASSWORD=${VCSIM_PASSWORD:-pass}
+export VCSIM_CA=$ROOT/.cache/vcsim/tls/ca.pem
+vcsim_pid= front_pid= publish_pid=
+
+# The first group of `pattern` in the first line of `file` that matches, waited for while `pid`
+# lives (up to 30 s); fails with the file's tail.
+await_line() {
+  local file=$1 pid=$2 pattern=$3 what=$4 found
+  for _ in $(seq 1 300); do
+    found=$(sed -n "s#$pattern#\\1#p" "$file" 2>/dev/null | head -n 1)
+    if [ -n "$found" ]; then printf '%s\n' "$found"; return 0; fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  tail -n 5 "$file" >&2
+  say "$what did not start"
+  return 1
+}
+
+start_vcsim() {
+  bash scripts/vcsim/start.sh "${VCSIM_LISTEN:-127.0.0.1:8989}" -- \
+    -username "$VCSIM_USERNAME" -password "$VCSIM_PASSWORD" >"$RUN_DIR/vcsim.log" 2>&1 &
+  vcsim_pid=$!
+  pids+=("$vcsim_pid")
+}
+
+start_front() {
+  VCSIM_URL=https://$(await_line "$RUN_DIR/vcsim.log" "$vcsim_pid" '.*GOVC_URL=https://[^@]*@\([^/]*\)/sdk.*' vcsim) || exit 1
+  (
+    export VCSIM_URL VCSIM_FRONT_LISTEN=${VCSIM_FRONT_LISTEN:-127.0.0.1:8990}
+    exec "${TS[@]}" scripts/vcsim/front.ts >"$RUN_DIR/front.log"
+  ) &
+  front_pid=$!
+  pids+=("$front_pid")
+}
+
+publish_templates() {
+  VCSIM_FRONT_URL=$(await_line "$RUN_DIR/front.log" "$front_pid" '^VCSIM_FRONT_URL=\(.*\)$' "the vcsim front") || exit 1
+  export VCSIM_FRONT_URL
+  say "vcsim on $VCSIM_URL, its front (vCenter 8's /api and /sdk) on $VCSIM_FRONT_URL (CA ${VCSIM_CA#"$ROOT"/})"
+  "${TS[@]}" scripts/vcsim/publish-templates.ts >"$RUN_DIR/templates.json" &
+  publish_pid=$!
+  helper_pid=$publish_pid
+}
+
+# Both start while the migrations run (the front's start-up, compiling from source, is the slow part).
+if [ "$VCSIM" != 0 ]; then start_vcsim && start_front; fi
+
 "$NODE" scripts/ensure-database.js
 say "applying migrations"
 "$NODE" dist/apps/order-service/apps/order-service/src/migrate.js
@@ -135,49 +187,6 @@ start_nats() {
 
 if [ -z "${NATS_URL:-}" ]; then start_nats; fi
 
-# The first line of `file` matching `pattern`, waited for while `pid` lives (up to 30 s), with the
-# match's first group printed; fails with the file's tail.
-await_line() {
-  local file=$1 pid=$2 pattern=$3 what=$4 found
-  for _ in $(seq 1 300); do
-    found=$(sed -n "s#$pattern#\\1#p" "$file" 2>/dev/null | head -n 1)
-    if [ -n "$found" ]; then printf '%s\n' "$found"; return 0; fi
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  tail -n 5 "$file" >&2
-  say "$what did not start"
-  return 1
-}
-
-TS=("$NODE" -r ./scripts/ts-register.js)
-export VCSIM_USERNAME=${VCSIM_USERNAME:-user} VCSIM_PASSWORD=${VCSIM_PASSWORD:-pass}
-VCSIM_CA=$ROOT/.cache/vcsim/tls/ca.pem
-publish_pid=
-
-# vcsim, then the front before it (vCenter 8's /api, which vcsim lacks; /sdk forwarded), then the
-# demo templates published through the front while the apps start.
-start_vcsim() {
-  bash scripts/vcsim/start.sh "${VCSIM_LISTEN:-127.0.0.1:8989}" -- \
-    -username "$VCSIM_USERNAME" -password "$VCSIM_PASSWORD" >"$RUN_DIR/vcsim.log" 2>&1 &
-  pids+=($!)
-  local address
-  address=$(await_line "$RUN_DIR/vcsim.log" "$!" '.*GOVC_URL=https://[^@]*@\([^/]*\)/sdk.*' vcsim) || exit 1
-  (
-    export VCSIM_URL="https://$address" VCSIM_FRONT_LISTEN=${VCSIM_FRONT_LISTEN:-127.0.0.1:8990}
-    exec "${TS[@]}" scripts/vcsim/front.ts >"$RUN_DIR/front.log"
-  ) &
-  pids+=($!)
-  VCSIM_FRONT_URL=$(await_line "$RUN_DIR/front.log" "$!" '^VCSIM_FRONT_URL=\(.*\)$' "the vcsim front") || exit 1
-  export VCSIM_FRONT_URL VCSIM_CA
-  say "vcsim on https://$address, its front (vCenter 8's /api and /sdk) on $VCSIM_FRONT_URL (CA ${VCSIM_CA#"$ROOT"/})"
-  "${TS[@]}" scripts/vcsim/publish-templates.ts >"$RUN_DIR/templates.json" &
-  publish_pid=$!
-  helper_pid=$publish_pid
-}
-
-if [ "${START_VCSIM:-1}" != 0 ]; then start_vcsim; fi
-
 for app in order-service vsphere-adapter sync-scheduler gateway; do
   (
     # With our own NATS, each app gets its own seed and only its own; the key for stored
@@ -191,6 +200,7 @@ for app in order-service vsphere-adapter sync-scheduler gateway; do
   ) &
   pids+=($!)
 done
+if [ "$VCSIM" != 0 ]; then publish_templates; fi
 
 healthy=
 for _ in $(seq 1 100); do
@@ -214,7 +224,7 @@ register_demo() {
     "${TS[@]}" scripts/demo/register-demo.ts &
   helper_pid=$!
   if wait "$helper_pid"; then
-    say "demo: GET $GATEWAY_URL/api/marketplace-public-offerings/?type=VMware.VirtualMachine (README: \"The demo\")"
+    say "demo: GET $GATEWAY_URL/api/marketplace-public-offerings/?type=VMware.VirtualMachine (README: \"The demo on npm start\")"
   else
     say "the demo was not registered (above); everything else runs"
   fi
