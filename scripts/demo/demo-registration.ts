@@ -159,8 +159,11 @@ export class DemoRegistration {
 
   /**
    * Waits until the offering lists every template published in this vcsim (by library item id):
-   * a synchronisation since this start has then succeeded. The templates of the last run's vcsim
-   * carry other ids, so they never satisfy the wait.
+   * a synchronisation with working credentials has then reached this vcsim. The templates of the
+   * last start's vcsim carry other ids, so they never satisfy the wait. (The REST API has no
+   * side-effect-free read of the integration's state: `sync/` and `update_integration/` answer it
+   * but start a run. Run again by hand against the same vcsim, the wait is satisfied at once by the
+   * templates already imported.)
    */
   private async waitForTemplates(
     offering: Offering,
