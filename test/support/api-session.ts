@@ -21,6 +21,8 @@ export interface Answer<T = unknown> {
 export class ApiSession {
   readonly tokens: Record<string, string> = {};
   readonly users: Record<string, string> = {};
+  /** Every answer's body as text, in order: what a test scans for a secret that must never appear. */
+  readonly transcript: string[] = [];
 
   constructor(
     readonly base: string,
@@ -66,6 +68,7 @@ export class ApiSession {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
+    this.transcript.push(text);
     return {
       status: response.status,
       body: (text ? JSON.parse(text) : undefined) as T,

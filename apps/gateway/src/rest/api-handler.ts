@@ -1,5 +1,11 @@
 import { HttpException, Injectable } from '@nestjs/common';
-import type { OperationPayload, Page, RequestReply } from '@app/contracts';
+import {
+  CUSTOMER_OPERATIONS,
+  uuidOfHyperlink,
+  type OperationPayload,
+  type Page,
+  type RequestReply,
+} from '@app/contracts';
 import { parseRequest } from '@app/messaging/requests/parse-request';
 import type { z } from 'zod';
 import { ServiceRequester } from '../services/service-requester';
@@ -36,6 +42,7 @@ export class ApiHandler {
       validate(route.operation.body, body);
       // The raw parts travel on: the service validates the very same schemas again.
       // The vSphere adapter owns no users: it is told the caller's customers and staff flag.
+      if (route.customerLink) await this.checkCustomer(caller.user_uuid, body, route.customerLink);
       const callerPart = route.operation.pattern.startsWith('vsphere.')
         ? await this.callers.context(caller)
         : { user_uuid: caller.user_uuid };
@@ -61,6 +68,25 @@ export class ApiHandler {
     } catch (error) {
       sendError(response, error);
     }
+  }
+
+  /** A linked customer the caller cannot see (or that does not exist) is a bad link: 400 naming the field. */
+  private async checkCustomer(userUuid: string, body: unknown, field: string): Promise<void> {
+    const link = (body as Record<string, unknown>)[field];
+    if (typeof link !== 'string') return; // the operation's own schema names the field
+    const payload: OperationPayload = {
+      caller: { user_uuid: userUuid },
+      params: { uuid: uuidOfHyperlink(link) },
+      query: {},
+      body: {},
+    };
+    const reply = await this.requester.request<RequestReply<unknown>>(
+      CUSTOMER_OPERATIONS.get.pattern,
+      payload,
+    );
+    if (reply.status === 'ok') return;
+    if (reply.code === 503) throw new ApiError(503, { detail: reply.detail ?? 'Service unavailable.' });
+    throw new ApiError(400, { [field]: ['Invalid hyperlink - Object does not exist.'] });
   }
 
   private answer(

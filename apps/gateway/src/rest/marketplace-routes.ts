@@ -136,6 +136,18 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'get',
+    `${PROVIDER_ITEM}integration/`,
+    PROVIDER.integration,
+    {
+      operationId: 'marketplace_provider_offerings_integration',
+      summary:
+        'The vCenter integration: state, last synchronisation, counts, skipped objects (never the password)',
+      tag,
+    },
+    { resource: integration },
+  ),
+  route(
+    'get',
     '/api/marketplace-public-offerings/',
     PUBLIC.list,
     { operationId: 'marketplace_public_offerings_list', summary: 'Active offerings with their plans', tag },

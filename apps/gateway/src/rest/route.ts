@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { HttpHandler, HttpMethod } from './http-types';
 import type { Links } from './links';
 
-export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType>;
+export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
 /** A REST endpoint answered by a service over NATS: everything the router and the OpenAPI document need. */
 export interface ApiRoute {
@@ -16,6 +16,11 @@ export interface ApiRoute {
   readonly tag: string;
   readonly operation: AnyOperation;
   readonly status: 200 | 201 | 202 | 204;
+  /**
+   * A body field linking a customer that the answering service cannot check itself (the vSphere
+   * adapter owns no customers): the gateway asks the order service first, as the caller.
+   */
+  readonly customerLink?: string;
   /** The response body's schema (one item for a list) and how a view becomes it (adds `url` and links). */
   readonly response?: {
     readonly schema: z.ZodType;

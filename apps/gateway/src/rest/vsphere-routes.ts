@@ -33,16 +33,11 @@ function inventory(schema: z.ZodObject): Presenter<{ offering_uuid: string }> {
   };
 }
 
-function list(
-  collection: string,
-  operation: { pattern: string },
-  schema: z.ZodObject,
-  what: string,
-): ApiRoute {
+function list(collection: string, operation: AnyOperation, schema: z.ZodObject, what: string): ApiRoute {
   return route(
     'get',
     `/api/${collection}/`,
-    operation as unknown as AnyOperation,
+    operation,
     { operationId: `${collection.replace(/-/g, '_')}_list`, summary: what, tag },
     { resource: inventory(schema), list: true },
   );
@@ -64,22 +59,31 @@ function assignmentRoutes(kind: AssignmentKind): ApiRoute[] {
   const base = `/api/${collection}/`;
   const id = collection.replace(/-/g, '_');
   const ops = ASSIGNMENT_OPERATIONS[kind];
+  // The adapter owns no customers: the gateway checks the linked one exists (as the caller sees it).
+  const withCustomer = (built: ApiRoute): ApiRoute => ({ ...built, customerLink: 'customer' });
   return [
     route(
       'get',
       base,
-      ops.list as unknown as AnyOperation,
+      ops.list,
       { operationId: `${id}_list`, summary: `Organisations' ${kind} (staff)`, tag },
       { resource: assignment, list: true },
     ),
-    route(
-      'post',
-      base,
-      ops.add as unknown as AnyOperation,
-      { operationId: `${id}_create`, summary: `Assign ${kind} to an organisation (staff)`, tag, status: 201 },
-      { resource: assignment },
+    withCustomer(
+      route(
+        'post',
+        base,
+        ops.add,
+        {
+          operationId: `${id}_create`,
+          summary: `Assign ${kind} to an organisation (staff)`,
+          tag,
+          status: 201,
+        },
+        { resource: assignment },
+      ),
     ),
-    route('post', `${base}remove/`, ops.remove as unknown as AnyOperation, {
+    route('post', `${base}remove/`, ops.remove, {
       operationId: `${id}_remove`,
       summary: `Take ${kind} back from an organisation (staff)`,
       tag,
@@ -100,7 +104,7 @@ export const VSPHERE_ROUTES: readonly ApiRoute[] = [
   route(
     'get',
     '/api/vmware-limits/{offering_uuid}/',
-    LIMITS_GET as unknown as AnyOperation,
+    LIMITS_GET,
     { operationId: 'vmware_limits_retrieve', summary: "The offering's maximums per VM (MiB)", tag },
     { resource: { schema: limitsViewSchema, present: (view: object) => view } },
   ),

@@ -26,21 +26,27 @@ const noQuery = z.object({});
 const noBody = z.strictObject({});
 
 /**
- * One request the order service answers for the gateway: a NATS pattern and the HTTP parts it is
- * made of. The gateway validates each part as it arrives (a 400 names the field); the service
- * validates the whole `request` again, so nothing reaches it unchecked, whoever sends it.
+ * One request a service answers for the gateway: a NATS pattern and the HTTP parts it is made of.
+ * The gateway validates each part as it arrives (a 400 names the field); the service validates the
+ * whole `request` again, so nothing reaches it unchecked, whoever sends it. `C` is the caller as the
+ * answering service needs it (the order service: the user; the vSphere adapter: with customers).
  */
-export interface Operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+export interface Operation<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  C extends z.ZodType = typeof callerSchema,
+> {
   readonly pattern: string;
   readonly params: P;
   readonly query: Q;
   readonly body: B;
-  readonly request: z.ZodObject<{ caller: typeof callerSchema; params: P; query: Q; body: B }>;
+  readonly request: z.ZodObject<{ caller: C; params: P; query: Q; body: B }>;
 }
 
 export type OperationRequest<O> =
-  O extends Operation<infer P, infer Q, infer B>
-    ? { caller: Caller; params: z.output<P>; query: z.output<Q>; body: z.output<B> }
+  O extends Operation<infer P, infer Q, infer B, infer C>
+    ? { caller: z.output<C>; params: z.output<P>; query: z.output<Q>; body: z.output<B> }
     : never;
 
 /** The raw parts as the gateway forwards them: strings from the path and query, JSON from the body. */
@@ -51,19 +57,25 @@ export interface OperationPayload {
   body: unknown;
 }
 
-export function operation<
-  P extends z.ZodType = typeof noParams,
-  Q extends z.ZodType = typeof noQuery,
-  B extends z.ZodType = typeof noBody,
->(pattern: string, parts: { params?: P; query?: Q; body?: B }): Operation<P, Q, B> {
-  const params = (parts.params ?? noParams) as P;
-  const query = (parts.query ?? noQuery) as Q;
-  const body = (parts.body ?? noBody) as B;
-  return {
-    pattern,
-    params,
-    query,
-    body,
-    request: z.strictObject({ caller: callerSchema, params, query, body }),
+/** The `operation()` of a service whose requests carry the caller as `callerSchema` describes it. */
+export function operationsWithCaller<C extends z.ZodType>(caller: C) {
+  return function define<
+    P extends z.ZodType = typeof noParams,
+    Q extends z.ZodType = typeof noQuery,
+    B extends z.ZodType = typeof noBody,
+  >(pattern: string, parts: { params?: P; query?: Q; body?: B }): Operation<P, Q, B, C> {
+    const params = (parts.params ?? noParams) as P;
+    const query = (parts.query ?? noQuery) as Q;
+    const body = (parts.body ?? noBody) as B;
+    return {
+      pattern,
+      params,
+      query,
+      body,
+      request: z.strictObject({ caller, params, query, body }),
+    };
   };
 }
+
+/** An operation of the order service: the caller is the user the gateway resolved. */
+export const operation = operationsWithCaller(callerSchema);

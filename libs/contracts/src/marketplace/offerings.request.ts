@@ -100,6 +100,7 @@ export const PROVIDER_OFFERING_OPERATIONS = {
     body: updateIntegrationBody,
   }),
   sync: operation('marketplace.provider-offerings.sync', { params: uuidParams }),
+  integration: operation('marketplace.provider-offerings.integration', { params: uuidParams }),
 };
 
 export const PUBLIC_OFFERING_OPERATIONS = {

@@ -74,4 +74,11 @@ export class ProviderOfferingsController {
   onSync(@Payload() payload: unknown): Promise<RequestReply<IntegrationSummary>> {
     return this.guard.handle(OPS.sync, payload, (request, caller) => this.offerings.sync(request, caller));
   }
+
+  @MessagePattern(OPS.integration.pattern)
+  onIntegration(@Payload() payload: unknown): Promise<RequestReply<IntegrationSummary>> {
+    return this.guard.handle(OPS.integration, payload, (request, caller) =>
+      this.offerings.integration(request, caller),
+    );
+  }
 }

@@ -168,6 +168,15 @@ export class ProviderOfferingService {
     return this.integrations.sync(offering.uuid);
   }
 
+  async integration(
+    request: OperationRequest<Ops['integration']>,
+    principal: Principal,
+  ): Promise<RequestReply<IntegrationSummary>> {
+    const offering = await this.vsphereOffering(request.params.uuid, principal);
+    if ('status' in offering) return offering;
+    return this.integrations.get(offering.uuid);
+  }
+
   private async vsphereOffering(
     uuid: string,
     principal: Principal,

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { VcsimLibrary } from '../../apps/vsphere-adapter/test/support/vcsim-library';
+import { ApiSession, type Json } from '../support/api-session';
+import { AppProcess } from '../support/app-process';
+import { freePort } from '../support/free-port';
+import { readStream, type StoredEvent } from '../support/stream-census';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { testEnv } from '../support/test-env';
+import { createTestNats, type TestNats } from '../support/test-nats';
+import { startVcsimWithFront, type VcsimWithFront } from '../support/vcsim-front';
+
+jest.setTimeout(180_000);
+
+type Integration = Json & {
+  state: string;
+  error_message: string;
+  sync_state: string;
+  last_sync_finished: string | null;
+  counts: Record<string, number>;
+};
+
+// Issue 9's acceptance through the public API: a provider connects vCenter (vcsim behind the
+// project's vCenter 8 front), synchronises, publishes; organisations see what is theirs.
+describe('the vSphere offering through the gateway: credentials, synchronisation, inventory, activation', () => {
+  const password = `pw-${randomBytes(12).toString('hex')}`;
+  let sim: VcsimWithFront;
+  let library: VcsimLibrary;
+  let db: TestDatabase;
+  let nats: TestNats;
+  let apps: AppProcess[];
+  let api: ApiSession;
+  let provider: string;
+  let tenant: string;
+  let offering: Json & { uuid: string; plans: (Json & { uuid: string })[] };
+
+  beforeAll(async () => {
+    sim = await startVcsimWithFront({ username: 'svc@vsphere.local', password });
+    library = await VcsimLibrary.open(sim);
+    await library.publish('Ubuntu-24.04');
+    db = await createTestDatabase('vsphereoffering');
+    nats = await createTestNats('vsphereoffering');
+    const port = await freePort();
+    const env = { DATABASE_URL: db.url, NATS_URL: testEnv.natsUrl, NATS_NAMESPACE: nats.topology.namespace };
+    apps = [
+      new AppProcess('order-service', env),
+      new AppProcess('vsphere-adapter', {
+        ...env,
+        CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+        VSPHERE_SYNC_SWEEP_MS: '500',
+        OUTBOX_SWEEP_MS: '500',
+      }),
+      new AppProcess('gateway', { ...env, GATEWAY_PORT: String(port) }),
+    ];
+    await Promise.all([apps[0].start(), apps[1].start(), apps[2].start('gateway listening')]);
+    api = new ApiSession(`http://127.0.0.1:${port}`, db.url);
+    await api.bootstrapStaff('staff', env);
+    await api.user('owner', 'staff');
+    await api.user('member', 'staff');
+    provider = (await api.ok('staff', 'POST', '/api/customers/', { name: 'vSphere Provider' }))
+      .uuid as string;
+    tenant = (await api.ok('staff', 'POST', '/api/customers/', { name: 'Tenant' })).uuid as string;
+    await api.ok('staff', 'POST', `/api/customers/${provider}/add_user/`, {
+      user: api.users.owner,
+      role: 'CUSTOMER.OWNER',
+    });
+    await api.ok('staff', 'POST', `/api/customers/${tenant}/add_user/`, {
+      user: api.users.member,
+      role: 'CUSTOMER.OWNER',
+    });
+    offering = await api.ok('owner', 'POST', '/api/marketplace-provider-offerings/', {
+      name: 'vCenter VMs',
+      type: 'VMware.VirtualMachine',
+      customer: provider,
+    });
+  });
+
+  afterAll(async () => {
+    await Promise.all((apps ?? []).map((app) => app.stop()));
+    await library?.close();
+    await sim?.stop();
+    await nats?.close();
+    await db?.drop();
+  });
+
+  const integrationPath = () => `/api/marketplace-provider-offerings/${offering.uuid}/integration/`;
+
+  async function save(attributes: Json): Promise<Integration> {
+    return api.ok<Integration>(
+      'owner',
+      'POST',
+      `/api/marketplace-provider-offerings/${offering.uuid}/update_integration/`,
+      {
+        service_attributes: attributes,
+      },
+    );
+  }
+
+  /** Requests a synchronisation and waits until one that started after the request has finished. */
+  async function synchronised(): Promise<Integration> {
+    const asked = Date.now();
+    await api.ok('owner', 'POST', `/api/marketplace-provider-offerings/${offering.uuid}/sync/`);
+    for (let tries = 0; tries < 300; tries++) {
+      const integration = await api.ok<Integration>('owner', 'GET', integrationPath());
+      const finished = Date.parse(integration.last_sync_finished ?? '') || 0;
+      if (integration.sync_state === 'IDLE' && finished >= asked - 50) return integration;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('no synchronisation finished');
+  }
+
+  async function names(who: string, collection: string): Promise<string[]> {
+    const items = await api.ok<Json[]>(
+      who,
+      'GET',
+      `/api/${collection}/?offering_uuid=${offering.uuid}&page_size=300`,
+    );
+    return items.map((item) => String(item.name)).sort();
+  }
+
+  it('stays ERRED while the credentials are saved one field at a time, and turns OK once they work', async () => {
+    expect((await save({ backend_url: sim.url })).state).not.toBe('OK');
+    expect((await synchronised()).state).toBe('ERRED');
+    await save({ username: 'svc@vsphere.local' });
+    await save({ password: 'not-the-password' });
+    const wrong = await synchronised();
+    expect(wrong.state).toBe('ERRED');
+    expect(wrong.error_message).toMatch(/login|password|InvalidLogin|incorrect/i);
+    await save({ password });
+    await save({ default_cluster_label: 'DC0_C0' });
+    await save({ verify_ssl: true, ca_pem: sim.caPem });
+    const ok = await synchronised();
+    expect(ok).toMatchObject({ state: 'OK', error_message: '', password_set: true });
+    expect(ok).not.toHaveProperty('password');
+    const held = await library.counts();
+    expect(ok.counts).toMatchObject({ ...held, templates: 1 });
+  });
+
+  it('lists a template published in vCenter after a synchronisation, and forgets it once deleted', async () => {
+    const item = await library.publish('WindowsServer-2022');
+    await synchronised();
+    const templates = await api.ok<Json[]>(
+      'member',
+      'GET',
+      `/api/vmware-templates/?offering_uuid=${offering.uuid}`,
+    );
+    expect(templates.map((template) => [template.name, template.os, template.os_version]).sort()).toEqual([
+      ['Ubuntu-24.04', 'Ubuntu', '24.04'],
+      ['WindowsServer-2022', 'WindowsServer', '2022'],
+    ]);
+    await library.deleteItem(item);
+    await synchronised();
+    expect(await names('member', 'vmware-templates')).toEqual(['Ubuntu-24.04']);
+  });
+
+  it('shows an organisation only what staff assigned to it, or the default cluster; only staff assign', async () => {
+    expect(await names('member', 'vmware-clusters')).toEqual(['DC0_C0']);
+    const all = await api.ok<Json[]>(
+      'staff',
+      'GET',
+      `/api/vmware-networks/?offering_uuid=${offering.uuid}&page_size=300`,
+    );
+    const network = all.find((candidate) => candidate.name === 'DC0_DVPG0')!;
+    const refused = await api.call('member', 'POST', '/api/vmware-customer-networks/', {
+      customer: tenant,
+      network: network.uuid,
+    });
+    expect(refused.status).toBe(403);
+    const nowhere = await api.call('staff', 'POST', '/api/vmware-customer-networks/', {
+      customer: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
+      network: network.uuid,
+    });
+    expect(nowhere).toMatchObject({
+      status: 400,
+      body: { customer: ['Invalid hyperlink - Object does not exist.'] },
+    });
+    expect(await names('member', 'vmware-networks')).toEqual([]);
+    await api.ok('staff', 'POST', '/api/vmware-customer-networks/', {
+      customer: tenant,
+      network: network.uuid,
+    });
+    expect(await names('member', 'vmware-networks')).toEqual(['DC0_DVPG0']);
+    await api.ok('staff', 'POST', '/api/vmware-customer-networks/remove/', {
+      customer: tenant,
+      network: network.uuid,
+    });
+    expect(await names('member', 'vmware-networks')).toEqual([]);
+  });
+
+  it('is activated while OK and then listed publicly with its plan and prices', async () => {
+    const plan = offering.plans[0].uuid;
+    await api.ok('owner', 'POST', `/api/marketplace-plans/${plan}/update_prices/`, {
+      prices: { cpu: 5, ram: 2, disk: 0.1 },
+    });
+    expect(
+      (await api.ok<Json>('owner', 'POST', `/api/marketplace-provider-offerings/${offering.uuid}/activate/`))
+        .state,
+    ).toBe('Active');
+    const listed = await api.ok<Json[]>(
+      'member',
+      'GET',
+      '/api/marketplace-public-offerings/?type=VMware.VirtualMachine',
+    );
+    const mine = listed.find((candidate) => candidate.uuid === offering.uuid) as Json & { plans: Json[] };
+    expect(mine.plans).toEqual([
+      expect.objectContaining({ name: 'Default', prices: { cpu: '5.0000', ram: '2.0000', disk: '0.1000' } }),
+    ]);
+  });
+
+  it('never shows the password: not in an answer, an event on the streams, nor a log line', async () => {
+    const streams = nats.topology.streams;
+    const stored: StoredEvent[] = [];
+    for (const stream of [streams.marketplace, streams.vsphere])
+      stored.push(...(await readStream(nats.nc, stream.name)));
+    expect(stored.some((event) => event.envelope.type === 'IntegrationStateChanged')).toBe(true);
+    expect(api.transcript.length).toBeGreaterThan(20);
+    expect(api.transcript.filter((answer) => answer.includes(password))).toEqual([]);
+    expect(stored.filter((event) => JSON.stringify(event).includes(password))).toEqual([]);
+    for (const app of apps)
+      expect(app.lines.filter((line) => JSON.stringify(line).includes(password))).toEqual([]);
+  });
+});
