@@ -8,6 +8,7 @@ import {
   DEMO_PROVIDER,
 } from './demo-objects';
 import type { GatewayClient, Json } from './gateway-client';
+import { outcomeSince, type SyncTimes } from './sync-outcome';
 
 /** Where the demo's vCenter is and how the provider logs in to it. */
 export interface DemoVcenter {
@@ -32,6 +33,11 @@ interface Named extends Json {
 interface Offering extends Named {
   state: string;
   plans: (Named & { archived: boolean; prices: Record<string, string> })[];
+}
+interface Integration extends SyncTimes {
+  sync_state: string;
+  counts: Record<string, number>;
+  skipped: unknown[];
 }
 interface Template extends Named {
   backend_id: string;
@@ -64,8 +70,9 @@ export class DemoRegistration {
     await this.project(customer);
     const offering = await this.offering(provider);
     await this.price(offering);
-    await this.connect(offering, vcenter);
-    await this.waitForTemplates(offering, templates, syncTimeoutMs);
+    const savedAt = await this.connect(offering, vcenter);
+    const integration = await this.waitForSync(offering, savedAt, syncTimeoutMs);
+    await this.checkTemplates(offering, templates, integration);
     return this.activate(offering);
   }
 
@@ -131,12 +138,12 @@ export class DemoRegistration {
   }
 
   /**
-   * Saves the whole connection at every start (the front's address may differ from the last run's);
-   * the adapter starts a synchronisation with each save, so no separate `sync/` is asked: it would
-   * only queue a second run behind this one.
+   * Saves the whole connection at every start (the front's address may differ from the last run's)
+   * and answers the save's time. The adapter starts a synchronisation with each save, so no separate
+   * `sync/` is asked: it would only queue a second run behind this one.
    */
-  private async connect(offering: Offering, vcenter: DemoVcenter): Promise<void> {
-    const integration = await this.api.ok<Json>(
+  private async connect(offering: Offering, vcenter: DemoVcenter): Promise<string> {
+    const integration = await this.api.ok<Json & { modified: string }>(
       'POST',
       `/api/marketplace-provider-offerings/${offering.uuid}/update_integration/`,
       {
@@ -155,47 +162,47 @@ export class DemoRegistration {
       `vCenter ${String(integration.backend_url)} saved (TLS verified with the local CA); ` +
         `integration ${String(integration.state)}, synchronisation ${String(integration.sync_state)}`,
     );
+    return integration.modified;
   }
 
-  /**
-   * Waits until the offering lists every template published in this vcsim (by library item id):
-   * a synchronisation with working credentials has then reached this vcsim. The templates of the
-   * last start's vcsim carry other ids, so they never satisfy the wait. (The REST API has no
-   * side-effect-free read of the integration's state: `sync/` and `update_integration/` answer it
-   * but start a run. Run again by hand against the same vcsim, the wait is satisfied at once by the
-   * templates already imported.)
-   */
-  private async waitForTemplates(
-    offering: Offering,
-    expected: readonly PublishedTemplate[],
-    timeoutMs: number,
-  ): Promise<void> {
+  /** Waits for the synchronisation the save started (`GET .../integration/`); fails with its error. */
+  private async waitForSync(offering: Offering, savedAt: string, timeoutMs: number): Promise<Integration> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const listed = await this.api.list<Template>('vmware-templates', { offering_uuid: offering.uuid });
-      const ids = new Set(listed.map((t) => t.backend_id));
-      if (expected.every((t) => ids.has(t.id))) {
-        const names = listed.map((t) => `${t.name} (${t.os} ${t.os_version})`).join(', ');
-        this.log(`synchronised: ${listed.length} templates: ${names}`);
-        return;
+      const view = await this.api.ok<Integration>(
+        'GET',
+        `/api/marketplace-provider-offerings/${offering.uuid}/integration/`,
+      );
+      const outcome = outcomeSince(view, savedAt);
+      if (outcome?.ok) {
+        this.log(`synchronised: ${JSON.stringify(view.counts)}`);
+        return view;
       }
-      if (Date.now() > deadline) throw await this.syncTimeout(offering, expected, listed, timeoutMs);
+      if (outcome !== undefined) throw new Error(`the synchronisation failed: ${outcome.message}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no synchronisation finished within ${timeoutMs} ms of the save ` +
+            `(integration ${view.state}, synchronisation ${view.sync_state})`,
+        );
       await sleep(250);
     }
   }
 
-  /** Why the templates did not arrive: the integration's state and error, as `sync/` reports them. */
-  private async syncTimeout(
+  /** The templates just published in vcsim are listed (by library item id), or why they are not. */
+  private async checkTemplates(
     offering: Offering,
     expected: readonly PublishedTemplate[],
-    listed: readonly Template[],
-    timeoutMs: number,
-  ): Promise<Error> {
-    const state = await this.api.call('POST', `/api/marketplace-provider-offerings/${offering.uuid}/sync/`);
-    return new Error(
-      `the offering did not list the templates ${expected.map((t) => t.name).join(', ')} within ` +
-        `${timeoutMs} ms (it lists ${listed.length}); integration: ${JSON.stringify(state.body)}`,
-    );
+    integration: Integration,
+  ): Promise<void> {
+    const listed = await this.api.list<Template>('vmware-templates', { offering_uuid: offering.uuid });
+    const ids = new Set(listed.map((t) => t.backend_id));
+    const missing = expected.filter((t) => !ids.has(t.id)).map((t) => t.name);
+    if (missing.length > 0)
+      throw new Error(
+        `synchronised, but the templates ${missing.join(', ')} are not listed ` +
+          `(skipped: ${JSON.stringify(integration.skipped)})`,
+      );
+    this.log(`templates: ${listed.map((t) => `${t.name} (${t.os} ${t.os_version})`).join(', ')}`);
   }
 
   private async activate(offering: Offering): Promise<Offering> {
