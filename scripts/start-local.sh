@@ -24,8 +24,8 @@ say() { printf '[start] %s\n' "$*" >&2; }
 
 pids=()
 nats_pid=
-# One-shot helpers (template publisher, demo registration): stopped with the rest, but their end
-# does not take the system down.
+# One-shot helpers (the vcsim build, the template publisher, the demo registration): stopped with the
+# rest, but their end does not take the system down.
 helper_pid=
 RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/vmm-start.XXXXXX")
 stop_group() {
@@ -54,6 +54,15 @@ trap 'stop_all; exit 130' INT
 trap 'stop_all; exit 143' TERM
 trap 'stop_all' EXIT
 
+# vcsim is built (once) while the dependencies install and the apps build: neither needs the other.
+vcsim_build_pid=
+if [ "${START_VCSIM:-1}" != 0 ] && [ ! -x .cache/vcsim/bin/vcsim ]; then
+  say "building vcsim from Debian's govmomi packages (once, meanwhile)"
+  bash scripts/vcsim/build.sh >"$RUN_DIR/vcsim-build.log" 2>&1 &
+  vcsim_build_pid=$!
+  helper_pid=$vcsim_build_pid
+fi
+
 if [ ! -x "$NODE" ]; then
   say "installing dependencies (npm ci)"
   npm ci --no-audit --no-fund
@@ -66,9 +75,10 @@ if [ ! -f "$stamp" ] || [ -n "$(find apps libs -name '*.ts' -newer "$stamp" -pri
   touch "$stamp"
 fi
 
-if [ "${START_VCSIM:-1}" != 0 ] && [ ! -x .cache/vcsim/bin/vcsim ]; then
-  say "building vcsim from Debian's govmomi packages (once)"
-  npm run -s vcsim:build
+if [ -n "$vcsim_build_pid" ]; then
+  wait "$vcsim_build_pid" || { tail -n 20 "$RUN_DIR/vcsim-build.log" >&2; say "building vcsim failed"; exit 1; }
+  helper_pid=
+  say "vcsim built"
 fi
 
 # vcsim (standing in for vCenter) and the project's front before it (vCenter 8's /api, which vcsim
