@@ -169,9 +169,13 @@ describe('VimSession keep-alive', () => {
       .on('Logout', { status: 200, body: fixture('08-ShutdownGuest.response.xml') });
     const session = new VimSession({ ...options, keepAliveMs: 10 }, transport);
     await session.ensureLoggedIn();
-    await new Promise((r) => setTimeout(r, 60));
+    // Waits for the ticks rather than a fixed time: on a loaded machine 60 ms may hold only one.
+    const keepAlivesSoFar = () => transport.calls.filter((c) => c.operation === 'CurrentTime');
+    for (let waited = 0; keepAlivesSoFar().length < 2 && waited < 5_000; waited += 10) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     await session.close();
-    const keepAlives = transport.calls.filter((c) => c.operation === 'CurrentTime');
+    const keepAlives = keepAlivesSoFar();
     expect(keepAlives.length).toBeGreaterThanOrEqual(2);
     expect(keepAlives.every((c) => c.options?.cookie === 'c1')).toBe(true);
   });
