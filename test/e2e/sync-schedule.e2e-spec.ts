@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Envelope, SyncRequested } from '@app/contracts';
 import { ApiSession, type Json } from '../support/api-session';
 import { AppProcess } from '../support/app-process';
@@ -28,9 +29,13 @@ describe('sync-scheduler: every vSphere offering synchronised once per interval,
     env = { DATABASE_URL: db.url, NATS_URL: testEnv.natsUrl, NATS_NAMESPACE: nats.topology.namespace };
     apps = [
       new AppProcess('order-service', env),
+      new AppProcess('vsphere-adapter', {
+        ...env,
+        CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      }),
       new AppProcess('gateway', { ...env, GATEWAY_PORT: String(port) }),
     ];
-    await Promise.all([apps[0].start(), apps[1].start('gateway listening')]);
+    await Promise.all([apps[0].start(), apps[1].start(), apps[2].start('gateway listening')]);
     api = new ApiSession(`http://127.0.0.1:${port}`, db.url);
     await api.bootstrapStaff('staff', env);
     const provider = (await api.ok('staff', 'POST', '/api/customers/', { name: 'Provider' })).uuid as string;
@@ -48,6 +53,16 @@ describe('sync-scheduler: every vSphere offering synchronised once per interval,
     offering.archived = await create('vSphere archived', 'VMware.VirtualMachine');
     offering.basic = await create('By hand', 'Marketplace.Basic');
     await api.ok('staff', 'POST', `/api/marketplace-provider-offerings/${offering.archived}/archive/`);
+    // The first one points at a vCenter that is not there: ERRED, and kept synchronised all the same.
+    const saved = await api.ok<Json>(
+      'staff',
+      'POST',
+      `/api/marketplace-provider-offerings/${offering.first}/update_integration/`,
+      {
+        service_attributes: { backend_url: 'https://127.0.0.1:9/', username: 'svc', password: 'unused' },
+      },
+    );
+    expect(saved.password_set).toBe(true);
     const schedulerEnv = { ...env, SYNC_INTERVAL_MS: String(INTERVAL_MS), SYNC_TICK_MS: '100' };
     schedulers = [
       new AppProcess('sync-scheduler', schedulerEnv),
@@ -91,6 +106,17 @@ describe('sync-scheduler: every vSphere offering synchronised once per interval,
         expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(INTERVAL_MS - 50);
     }
     expect(timesOf(events, offering.archived)).toEqual([]);
+    // The ERRED offering was really synchronised on each request, by the adapter, and stays ERRED.
+    const integration = await api.ok<Json>(
+      'staff',
+      'GET',
+      `/api/marketplace-provider-offerings/${offering.first}/integration/`,
+    );
+    expect(integration.state).toBe('ERRED');
+    expect(integration.error_message).toMatch(/connect/i);
+    expect(Date.parse(String(integration.last_sync_started))).toBeGreaterThanOrEqual(
+      timesOf(events, offering.first).at(-2)!,
+    );
     expect(timesOf(events, offering.basic)).toEqual([]);
   });
 

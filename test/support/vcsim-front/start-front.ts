@@ -29,16 +29,25 @@ export interface VcsimFront {
   stop(): Promise<void>;
 }
 
+/** What the front needs of a vcsim: where it is, its TLS material and the user it enforces. */
+export type VcsimEndpoint = Pick<
+  VcsimInstance,
+  'url' | 'caPem' | 'certPath' | 'keyPath' | 'username' | 'password'
+>;
+
 export interface StartVcsimFrontOptions {
-  readonly vcsim: VcsimInstance;
+  readonly vcsim: VcsimEndpoint;
+  /** Where to listen; default 127.0.0.1 on a free port (a standalone front takes a fixed one). */
+  readonly listen?: { readonly host: string; readonly port: number };
 }
 
 /**
- * Starts the front on 127.0.0.1 (free port) with vcsim's certificate: `/sdk` is forwarded to
- * vcsim as is, `/api` is served as vCenter 8 does (see README.md), everything else is 404.
+ * Starts the front (by default on 127.0.0.1, free port) with vcsim's certificate: `/sdk` is
+ * forwarded to vcsim as is, `/api` is served as vCenter 8 does (see README.md), everything else is 404.
  */
 export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<VcsimFront> {
   const { vcsim } = options;
+  const listen = options.listen ?? { host: '127.0.0.1', port: 0 };
   const [cert, key] = await Promise.all([readFile(vcsim.certPath, 'utf8'), readFile(vcsim.keyPath, 'utf8')]);
   const rest = new VcsimRest(vcsim.url, vcsim.caPem);
   const proxy = new SdkProxy(vcsim.url, vcsim.caPem);
@@ -86,12 +95,14 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(listen.port, listen.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  // The certificate names 127.0.0.1 and localhost: a wildcard listener is reached through the former.
+  const host = ['0.0.0.0', '::', ''].includes(listen.host) ? '127.0.0.1' : listen.host;
 
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
     caPem: vcsim.caPem,
     get restSessionsCreated() {
       return ctx.counters.sessionsCreated;
