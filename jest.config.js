@@ -32,7 +32,13 @@ module.exports = {
         '<rootDir>/test/integration/**/*.int-spec.ts',
       ],
     },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      // Fails a file whose tokens or passwords show up in an app's log or an answer.
+      setupFilesAfterEnv: ['<rootDir>/test/support/secret-scan.setup.ts'],
+    },
     // Faults: the apps as processes against a nats-server and a Postgres cluster of the suite's own,
     // which it kills and restarts. Run one file at a time (`npm run test:faults`).
     { ...shared, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },

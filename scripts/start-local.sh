@@ -137,7 +137,9 @@ if [ "$VCSIM" != 0 ]; then start_vcsim && start_front; fi
 say "applying migrations"
 "$NODE" dist/apps/order-service/apps/order-service/src/migrate.js
 "$NODE" dist/apps/vsphere-adapter/apps/vsphere-adapter/src/migrate.js
-say "local demo: staff user 'admin'; its API token is the next line (send it as 'Authorization: Token <token>')"
+# Each start replaces the demo token (the previous one is revoked), so starts never pile up live tokens.
+say "local demo: staff user 'admin'; its API token is the next line (send it as 'Authorization: Token <token>');"
+say "it replaces the one printed by the previous start and expires after ${TOKEN_LIFETIME_S:-3600} s unused"
 token=$("$NODE" dist/apps/order-service/apps/order-service/src/create-staff.js admin | tail -n 1)
 printf '%s\n' "$token"
 

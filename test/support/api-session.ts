@@ -46,10 +46,11 @@ export class ApiSession {
     this.users[name] = created.uuid as string;
     this.tokens[name] = randomBytes(20).toString('hex');
     const hash = createHash('sha256').update(this.tokens[name]).digest('hex');
-    await this.sql('INSERT INTO marketplace.api_tokens (key_hash, user_uuid) VALUES ($1, $2)', [
-      hash,
-      this.users[name],
-    ]);
+    // Every token expires (issue 8): an hour is the default lifetime.
+    await this.sql(
+      `INSERT INTO marketplace.api_tokens (key_hash, user_uuid, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
+      [hash, this.users[name]],
+    );
     return this.users[name];
   }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { registerLogSource } from './secret-scan';
 
 const ROOT = join(__dirname, '..', '..');
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
@@ -17,7 +18,10 @@ export class AppProcess {
   constructor(
     readonly app: AppName,
     private readonly env: Record<string, string>,
-  ) {}
+  ) {
+    // Every line is scanned for the secrets the test used (see secret-scan.ts).
+    registerLogSource(app, () => this.lines);
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;

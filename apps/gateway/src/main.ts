@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { waitForNats } from '@app/messaging/nats/wait-for-nats';
@@ -7,6 +8,8 @@ import { installShutdownDeadline } from '@app/platform/runtime/shutdown-deadline
 import { AppModule } from './app.module';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { loadGatewayConfig } from './config/gateway.config';
+import { hardenServer, hygieneMiddleware } from './rest/http-hygiene';
+import type { ExpressApp } from './rest/http-types';
 
 async function bootstrap(): Promise<void> {
   const config = readConfigOrExit('gateway', () => loadGatewayConfig());
@@ -17,9 +20,17 @@ async function bootstrap(): Promise<void> {
       logger: new NestJsonLogger(logger),
       // The REST layer reads bodies itself, so a malformed one is a clean 400 rather than Express's HTML error.
       bodyParser: false,
+      // A shutdown ends open connections rather than waiting on a client that never finishes.
+      forceCloseConnections: true,
     });
     app.use(app.get(GatewayMetrics).middleware);
     app.enableShutdownHooks();
+    // HTTP settings, before any route: no framework banner, security headers and request bounds
+    // on every answer, JSON answers to what Node refuses before a request exists.
+    const express = app.getHttpAdapter().getInstance() as ExpressApp;
+    express.disable('x-powered-by');
+    express.use(hygieneMiddleware);
+    hardenServer(app.getHttpServer() as Server);
     installShutdownDeadline(logger, config.SHUTDOWN_GRACE_MS);
     await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
     logger.info({ url: await app.getUrl() }, 'gateway listening');

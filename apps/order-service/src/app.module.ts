@@ -13,13 +13,18 @@ import { UsersController } from './controllers/users.controller';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { CustomerRepository } from './repositories/customer.repository';
 import { dataSourceProvider } from '@app/messaging/repositories/data-source.provider';
+import { LoginAttemptRepository } from './repositories/login-attempt.repository';
 import { MARKETPLACE_CONTROLLERS, MARKETPLACE_PROVIDERS } from './marketplace/marketplace.providers';
 import { OrderRepository } from './repositories/order.repository';
 import { ProjectRepository } from './repositories/project.repository';
 import { RoleGrantRepository } from './repositories/role-grant.repository';
+import { UnitOfWork } from './repositories/unit-of-work';
 import { UserRepository } from './repositories/user.repository';
 import { AuthService } from './services/auth.service';
+import { CredentialService } from './services/credential.service';
 import { CustomerService } from './services/customer.service';
+import { LoginThrottleService } from './services/login-throttle.service';
+import { LoginService } from './services/login.service';
 import { OfferingService } from './services/offering.service';
 import { OrderOutcomeService } from './services/order-outcome.service';
 import { OrderSubmissionService } from './services/order-submission.service';
@@ -67,6 +72,11 @@ export class AppModule {
         ProjectService,
         UserService,
         RoleGrantService,
+        UnitOfWork,
+        LoginAttemptRepository,
+        LoginThrottleService,
+        LoginService,
+        CredentialService,
         ...MARKETPLACE_PROVIDERS,
       ],
     };

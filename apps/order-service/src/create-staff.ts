@@ -4,14 +4,16 @@ import { createServiceDataSource, migrate } from '@app/platform/persistence/data
 import { orderServiceDefinition } from './order-service.definition';
 import { loadOrderServiceConfig } from './config/order-service.config';
 import { ApiTokenRepository } from './repositories/api-token.repository';
+import { UnitOfWork } from './repositories/unit-of-work';
 import { UserRepository } from './repositories/user.repository';
 import { AuthService } from './services/auth.service';
 import { StaffBootstrapService } from './services/staff-bootstrap.service';
 
 /**
  * `npm run create-staff -- <username>`: creates that staff user, or gives an existing one a new
- * token, against DATABASE_URL (migrating first). The token is the last line of the output, so a
- * script can take it with `tail -n 1`; it is shown once and stored only as its sha256.
+ * token that replaces (revokes) their earlier ones, against DATABASE_URL (migrating first). The
+ * token is the last line of the output, so a script can take it with `tail -n 1`; it is shown once,
+ * stored only as its sha256, and expires TOKEN_LIFETIME_S after its last use like every token.
  */
 async function main(): Promise<void> {
   const username = createUserBody.shape.username.safeParse(process.argv[2]);
@@ -35,15 +37,15 @@ async function main(): Promise<void> {
     await migrate(dataSource, orderServiceDefinition.schema);
     const users = new UserRepository(dataSource);
     const staff = new StaffBootstrapService(
-      dataSource,
+      new UnitOfWork(dataSource),
       users,
-      new AuthService(new ApiTokenRepository(dataSource), users),
+      new AuthService(new ApiTokenRepository(dataSource), users, config),
     );
     const { created, token } = await staff.ensureStaffToken(username.data);
     process.stdout.write(
       created
         ? `Created staff user "${username.data}". Its API token (send it as "Authorization: Token <token>"):\n`
-        : `Staff user "${username.data}" exists: issued a new API token (earlier tokens stay valid):\n`,
+        : `Staff user "${username.data}" exists: issued a new API token (its earlier tokens are revoked):\n`,
     );
     process.stdout.write(`${token}\n`);
   } finally {

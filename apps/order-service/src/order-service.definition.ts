@@ -8,6 +8,7 @@ import {
 import { ApiTokenEntity } from './entities/api-token.entity';
 import { CustomerPermissionEntity } from './entities/customer-permission.entity';
 import { CustomerEntity } from './entities/customer.entity';
+import { LoginAttemptEntity } from './entities/login-attempt.entity';
 import { OfferingEntity } from './entities/offering.entity';
 import { OrderEntity } from './entities/order.entity';
 import { ProjectPermissionEntity } from './entities/project-permission.entity';
@@ -34,6 +35,7 @@ export const orderServiceDefinition: ServiceDefinition<OrderServiceConfig> = {
     ProjectPermissionEntity,
     PlanEntity,
     PlanPriceEntity,
+    LoginAttemptEntity,
   ],
   migrations: MARKETPLACE_MIGRATIONS,
   ownedStreams: (topology, config) => [

@@ -20,3 +20,4 @@ export * from './nats/nats-permissions';
 export * from './vsphere';
 export * from './scheduler/sync-targets.request';
 export * from './marketplace/caller-context.request';
+export * from './identity/request-validation';

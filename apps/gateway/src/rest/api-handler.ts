@@ -2,17 +2,19 @@ import { HttpException, Injectable } from '@nestjs/common';
 import {
   CUSTOMER_OPERATIONS,
   uuidOfHyperlink,
+  validateRequest,
   type OperationPayload,
   type Page,
   type RequestReply,
+  type ThrottledReply,
 } from '@app/contracts';
-import { parseRequest } from '@app/messaging/requests/parse-request';
 import type { z } from 'zod';
 import { ServiceRequester } from '../services/service-requester';
 import { CallerResolver } from './caller-resolver';
 import { ApiError, sendJson, type HttpRequest, type HttpResponse } from './http-types';
 import { readJsonBody } from './json-body';
 import { Links } from './links';
+import { findUnstorableText } from './storable-input';
 import { lastPage, paginationHeaders } from './pagination';
 import type { ApiRoute } from './route';
 
@@ -35,32 +37,37 @@ export class ApiHandler {
     fallbackOrigin: string,
   ): Promise<void> {
     try {
-      const caller = await this.callers.resolve(request.headers.authorization);
+      const address = clientAddress(request);
+      // Public operations (login) have no caller: they carry the client's address instead.
+      const caller =
+        route.operation.auth === 'none' ? null : await this.callers.resolve(request.headers.authorization);
       const params = validate(route.operation.params, request.params);
       const query = validate(route.operation.query, request.query);
       const body = route.method === 'post' || route.method === 'patch' ? await readJsonBody(request) : {};
       validate(route.operation.body, body);
+      refuseUnstorable({ ...request.query }, body);
+      if (caller && route.customerLink) await this.checkCustomer(caller.user_uuid, body, route.customerLink);
+      // The vSphere adapter owns no users: it is told the caller's customers and staff flag. The
+      // order service is told the caller's address too (it throttles guesses of a current password).
+      const who = !caller
+        ? { client: { address } }
+        : {
+            caller: route.operation.pattern.startsWith('vsphere.')
+              ? await this.callers.context(caller)
+              : { user_uuid: caller.user_uuid, address },
+          };
       // The raw parts travel on: the service validates the very same schemas again.
-      // The vSphere adapter owns no users: it is told the caller's customers and staff flag.
-      if (route.customerLink) await this.checkCustomer(caller.user_uuid, body, route.customerLink);
-      const callerPart = route.operation.pattern.startsWith('vsphere.')
-        ? await this.callers.context(caller)
-        : { user_uuid: caller.user_uuid };
-      const payload: Omit<OperationPayload, 'caller'> & { caller: object } = {
-        caller: callerPart,
+      const payload = {
+        ...who,
         params: request.params,
         query: request.query,
         body,
       };
-      const reply = await this.requester.request<RequestReply<unknown>>(route.operation.pattern, payload);
-      if (reply.status === 'error') {
-        const headers: Record<string, string> = reply.code === 401 ? { 'WWW-Authenticate': 'Token' } : {};
-        throw new ApiError(
-          reply.code,
-          reply.fields ?? { detail: reply.detail ?? 'Request refused.' },
-          headers,
-        );
-      }
+      const reply = await this.requester.request<RequestReply<unknown> | ThrottledReply>(
+        route.operation.pattern,
+        payload,
+      );
+      if (reply.status === 'error') throw refusal(reply);
       this.answer(route, request, response, Links.for(request, fallbackOrigin), reply.data, {
         params,
         query,
@@ -104,10 +111,12 @@ export class ApiHandler {
     const { page: number, page_size: pageSize } = parsed.query as { page: number; page_size: number };
     // Django REST framework answers a page past the end with 404 "Invalid page."
     if (number > lastPage(page.count, pageSize)) throw new ApiError(404, { detail: 'Invalid page.' });
-    const url = new URL(request.url ?? '/', links.origin);
+    // From the raw target, not `new URL(...)`: an absolute-form or odd target would make it throw.
+    const target = request.url ?? '';
+    const queryStart = target.indexOf('?');
     const headers = paginationHeaders({
-      baseUrl: `${links.origin}${url.pathname}`,
-      query: url.searchParams,
+      baseUrl: `${links.origin}${request.path}`,
+      query: new URLSearchParams(queryStart >= 0 ? target.slice(queryStart + 1) : ''),
       page: number,
       pageSize,
       count: page.count,
@@ -121,8 +130,28 @@ export class ApiHandler {
   }
 }
 
+/** A 400 naming the first query or body field whose text no service could store. */
+function refuseUnstorable(query: Record<string, unknown>, body: unknown): void {
+  const found = findUnstorableText(query) ?? findUnstorableText(body);
+  if (found) throw new ApiError(400, { [found.field]: [found.message] });
+}
+
+/** The address the request came from. Forwarding headers are not trusted: any client can write them. */
+function clientAddress(request: HttpRequest): string {
+  return request.socket.remoteAddress ?? 'unknown';
+}
+
+/** A service's refusal as the HTTP answer: its status, its body, and the headers that status calls for. */
+function refusal(reply: Exclude<RequestReply<unknown> | ThrottledReply, { status: 'ok' }>): ApiError {
+  if (reply.code === 429) {
+    return new ApiError(429, { detail: reply.detail }, { 'Retry-After': String(reply.retry_after_s) });
+  }
+  const headers: Record<string, string> = reply.code === 401 ? { 'WWW-Authenticate': 'Token' } : {};
+  return new ApiError(reply.code, reply.fields ?? { detail: reply.detail ?? 'Request refused.' }, headers);
+}
+
 function validate(schema: z.ZodType, value: unknown): unknown {
-  const parsed = parseRequest(schema, value);
+  const parsed = validateRequest(schema, value);
   if (parsed.ok) return parsed.value;
   const { fields, detail } =
     parsed.reply.status === 'error' ? parsed.reply : { fields: undefined, detail: undefined };

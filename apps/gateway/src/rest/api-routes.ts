@@ -1,9 +1,12 @@
 import {
   CUSTOMER_OPERATIONS as CUSTOMERS,
   customerViewSchema,
+  detailViewSchema,
+  LOGIN_OPERATION,
   PROJECT_OPERATIONS as PROJECTS,
   projectViewSchema,
   roleGrantViewSchema,
+  tokenViewSchema,
   USER_OPERATIONS as USERS,
   userViewSchema,
   type CustomerView,
@@ -16,6 +19,11 @@ import { present, type Links } from './links';
 import { apiRoute as route, type AnyOperation, type ApiRoute, type NestRoute } from './route';
 import { MARKETPLACE_ROUTES } from './marketplace-routes';
 import { VSPHERE_ROUTES } from './vsphere-routes';
+
+/** Answers that are their view as it is: a token, a message. */
+const asIs = <V extends object>(view: V): object => view;
+const token = { schema: tokenViewSchema, present: asIs };
+const detail = { schema: detailViewSchema, present: asIs };
 
 /** The public forms, as `present` builds them: the view plus absolute links. */
 const customerSchema = customerViewSchema.extend({ url: z.url() });
@@ -146,6 +154,47 @@ export const API_ROUTES: readonly ApiRoute[] = [
     { resource: user },
   ),
   ...crud(user, USERS, 'user'),
+  route(
+    'post',
+    '/api/users/{uuid}/change_password/',
+    USERS.changePassword,
+    {
+      operationId: 'users_change_password',
+      summary: "Set a user's password",
+      tag: 'users',
+      throttled: true,
+    },
+    { resource: detail },
+  ),
+  route(
+    'post',
+    '/api/users/{uuid}/refresh_token/',
+    USERS.refreshToken,
+    {
+      operationId: 'users_refresh_token',
+      summary: 'Issue a new token for the user and revoke every earlier one',
+      tag: 'users',
+      status: 201,
+    },
+    { resource: token },
+  ),
+  route('post', '/api/users/{uuid}/revoke_tokens/', USERS.revokeTokens, {
+    operationId: 'users_revoke_tokens',
+    summary: 'Revoke every token of the user',
+    tag: 'users',
+  }),
+  route(
+    'post',
+    '/api-auth/password/',
+    LOGIN_OPERATION,
+    {
+      operationId: 'api_auth_password_create',
+      summary: 'Log in: a new token for a username and password',
+      tag: 'auth',
+      throttled: true,
+    },
+    { resource: token },
+  ),
   ...MARKETPLACE_ROUTES,
   ...VSPHERE_ROUTES,
 ];

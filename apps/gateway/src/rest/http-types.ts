@@ -17,11 +17,21 @@ export interface RouterLayer {
   route?: { path: string; methods: Record<string, boolean> };
 }
 
+type Middleware = (request: HttpRequest, response: HttpResponse, next: (error?: unknown) => void) => void;
+type ErrorMiddleware = (
+  error: unknown,
+  request: HttpRequest,
+  response: HttpResponse,
+  next: (error?: unknown) => void,
+) => void;
+
 export interface ExpressApp {
   get(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
   post(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
   patch(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
   delete(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
+  use(handler: Middleware | ErrorMiddleware): void;
+  disable(setting: string): void;
   router: { stack: RouterLayer[] };
 }
 

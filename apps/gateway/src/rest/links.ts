@@ -8,9 +8,11 @@ export class Links {
   static for(request: HttpRequest, fallbackOrigin: string): Links {
     const host = request.headers.host;
     // Only a plain host[:port] goes into URLs and Link headers: anything else could inject text.
-    const usable =
+    const plain =
       typeof host === 'string' && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(host);
-    return new Links(usable ? `${request.protocol}://${host}` : fallbackOrigin);
+    const origin = `${request.protocol}://${host}`;
+    // ... and one that makes a URL: `host:99999` passes the pattern, and `new URL` would throw (a 500).
+    return new Links(plain && URL.canParse(origin) ? origin : fallbackOrigin);
   }
 
   resource(collection: string, uuid: string): string {

@@ -33,6 +33,10 @@ const ERROR_RESPONSES = {
     description: 'Conflicts with the current state',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   },
+  '405': {
+    description: 'Method not allowed on this path (`Allow` lists those that are)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
   '503': {
     description: 'The owning service did not answer in time',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -78,10 +82,22 @@ function apiOperation(route: ApiRoute): JsonSchema {
     }
   }
   const hasBody = route.method === 'post' || route.method === 'patch';
+  const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const bodyErrors = hasBody && {
+    '413': { description: 'Body larger than the gateway takes', ...error },
+    '415': { description: 'Body not JSON in UTF-8, or compressed', ...error },
+  };
+  const throttleErrors = route.throttled && {
+    '429': {
+      description: 'Too many failed password checks from this address; `Retry-After` says when to try again',
+      ...error,
+    },
+  };
   return {
     operationId: route.operationId,
     summary: route.summary,
     tags: [route.tag],
+    ...(route.operation.auth === 'none' && { security: [] }),
     parameters: parameters(route),
     ...(hasBody && {
       requestBody: {
@@ -89,7 +105,7 @@ function apiOperation(route: ApiRoute): JsonSchema {
         content: { 'application/json': { schema: jsonSchema(route.operation.body, 'input') } },
       },
     }),
-    responses: { [String(route.status)]: success, ...ERROR_RESPONSES },
+    responses: { [String(route.status)]: success, ...ERROR_RESPONSES, ...bodyErrors, ...throttleErrors },
   };
 }
 

@@ -4,6 +4,7 @@ import { CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { API_ROUTES, NEST_ROUTES } from './api-routes';
 import { ApiHandler } from './api-handler';
 import { docsRoutes } from './docs-routes';
+import { errorHandler, methodFallback, notFound } from './fallback-handlers';
 import { sendJson, type ExpressApp, type HttpRequest, type HttpResponse } from './http-types';
 import { buildOpenApiDocument } from './openapi-document';
 import { expressPath, type AnyRoute } from './route';
@@ -43,12 +44,26 @@ export class RestRouter implements OnModuleInit {
             : route.handler(request, response);
         work.catch((error: unknown) => {
           // A bug, not bad input: logged with its stack, answered without one.
-          this.logger.error(error instanceof Error ? error.stack : String(error));
+          this.logger.error(describe(error));
           if (!response.headersSent) sendJson(response, 500, { detail: 'Internal server error.' });
           else response.destroy();
         });
       };
       app[route.method](expressPath(route.path), handle);
     }
+    // After every route (Nest's /health came before; its own 404 handler comes after these).
+    app.use(methodFallback(this.routes));
+    app.use(notFound);
+    app.use(errorHandler((error) => this.logger.error(describe(error))));
+  }
+}
+
+/** An error for the log: its stack, or its JSON form (a service's RPC error arrives as a plain object). */
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? error.message;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
   }
 }

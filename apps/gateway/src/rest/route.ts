@@ -1,11 +1,14 @@
-import type { Operation } from '@app/contracts';
+import type { Operation, PublicOperation } from '@app/contracts';
 import type { z } from 'zod';
 import type { HttpHandler, HttpMethod } from './http-types';
 import type { Links } from './links';
 
-export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType> | PublicOperation<z.ZodType>;
 
-/** A REST endpoint answered by a service over NATS: everything the router and the OpenAPI document need. */
+/**
+ * A REST endpoint answered by a service over NATS: everything the router and the OpenAPI document
+ * need. Its operation says whether it takes a token (`auth: 'token'`) or is public (login).
+ */
 export interface ApiRoute {
   readonly kind: 'api';
   readonly method: HttpMethod;
@@ -16,6 +19,8 @@ export interface ApiRoute {
   readonly tag: string;
   readonly operation: AnyOperation;
   readonly status: 200 | 201 | 202 | 204;
+  /** Checks a password, so may answer 429 (documented as such). */
+  readonly throttled?: boolean;
   /**
    * A body field linking a customer that the answering service cannot check itself (the vSphere
    * adapter owns no customers): the gateway asks the order service first, as the caller.
@@ -69,7 +74,13 @@ export function apiRoute<V>(
   method: ApiRoute['method'],
   path: string,
   operation: AnyOperation,
-  meta: { operationId: string; summary: string; tag: string; status?: ApiRoute['status'] },
+  meta: {
+    operationId: string;
+    summary: string;
+    tag: string;
+    status?: ApiRoute['status'];
+    throttled?: boolean;
+  },
   response?: { resource: Presenter<V>; list?: boolean },
 ): ApiRoute {
   return {
@@ -81,6 +92,7 @@ export function apiRoute<V>(
     summary: meta.summary,
     tag: meta.tag,
     status: meta.status ?? (response ? 200 : 204),
+    throttled: meta.throttled ?? false,
     response: response && {
       schema: response.resource.schema,
       list: response.list ?? false,

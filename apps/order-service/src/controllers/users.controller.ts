@@ -1,6 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { USER_OPERATIONS as OPS, type Page, type RequestReply, type UserView } from '@app/contracts';
+import {
+  USER_OPERATIONS as OPS,
+  type DetailView,
+  type Page,
+  type RequestReply,
+  type ThrottledReply,
+  type TokenView,
+  type UserView,
+} from '@app/contracts';
+import { CredentialService } from '../services/credential.service';
 import { RequestGuard } from '../services/request-guard.service';
 import { UserService } from '../services/user.service';
 
@@ -10,6 +19,7 @@ export class UsersController {
   constructor(
     private readonly guard: RequestGuard,
     private readonly users: UserService,
+    private readonly credentials: CredentialService,
   ) {}
 
   @MessagePattern(OPS.list.pattern)
@@ -40,5 +50,26 @@ export class UsersController {
   @MessagePattern(OPS.delete.pattern)
   async onDelete(@Payload() payload: unknown): Promise<RequestReply<null>> {
     return this.guard.handle(OPS.delete, payload, (request, caller) => this.users.delete(request, caller));
+  }
+
+  @MessagePattern(OPS.changePassword.pattern)
+  async onChangePassword(@Payload() payload: unknown): Promise<RequestReply<DetailView> | ThrottledReply> {
+    return this.guard.handle(OPS.changePassword, payload, (request, caller) =>
+      this.credentials.changePassword(request, caller),
+    );
+  }
+
+  @MessagePattern(OPS.refreshToken.pattern)
+  async onRefreshToken(@Payload() payload: unknown): Promise<RequestReply<TokenView>> {
+    return this.guard.handle(OPS.refreshToken, payload, (request, caller) =>
+      this.credentials.refreshToken(request, caller),
+    );
+  }
+
+  @MessagePattern(OPS.revokeTokens.pattern)
+  async onRevokeTokens(@Payload() payload: unknown): Promise<RequestReply<null>> {
+    return this.guard.handle(OPS.revokeTokens, payload, (request, caller) =>
+      this.credentials.revokeTokens(request, caller),
+    );
   }
 }

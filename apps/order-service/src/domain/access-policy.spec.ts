@@ -123,6 +123,14 @@ describe('access policy', () => {
     expect(decideUser(stranger, { ...self, uuid: 'other' }, 'update')).toBe('hide');
   });
 
+  it("a user manages their own password and tokens; staff manage anyone's; an owner no one else's", () => {
+    const self = { uuid: 'me', customerUuids: [], projects: [P1] };
+    expect(decideUser(member, self, 'credentials')).toBe('allow');
+    expect(decideUser(staff, { ...self, uuid: 'other' }, 'credentials')).toBe('allow');
+    expect(decideUser(owner, { ...self, uuid: 'other' }, 'credentials')).toBe('forbid');
+    expect(decideUser(stranger, { ...self, uuid: 'other' }, 'credentials')).toBe('hide');
+  });
+
   it('the owners of a service provider act for it', () => {
     expect([canActForProvider(owner, A), canActForProvider(manager, A), canActForProvider(staff, B)]).toEqual(
       [true, false, true],

@@ -38,7 +38,8 @@ export interface UserRoles {
 
 export type CustomerAction = 'update' | 'delete' | 'manage-roles';
 export type ProjectAction = 'update' | 'delete';
-export type UserAction = 'update' | 'update-privileges' | 'delete';
+/** `credentials`: change the password, refresh or revoke the tokens. */
+export type UserAction = 'update' | 'update-privileges' | 'delete' | 'credentials';
 
 export function canSeeCustomer(principal: Principal, customerUuid: string): boolean {
   if (principal.isStaff || principal.ownedCustomers.has(customerUuid)) return true;
@@ -107,9 +108,13 @@ export function decideUserCreate(principal: Principal): Decision {
   return principal.isStaff ? 'allow' : 'forbid';
 }
 
-/** Users edit their own profile; only staff change `is_staff` / `is_active`, or delete anyone. */
+/**
+ * Users edit their own profile and credentials; only staff change `is_staff` / `is_active`, delete
+ * anyone, or set another user's password and tokens.
+ */
 export function decideUser(principal: Principal, target: UserRoles, action: UserAction): Decision {
-  const allowed = principal.isStaff || (action === 'update' && principal.userUuid === target.uuid);
+  const self = principal.userUuid === target.uuid;
+  const allowed = principal.isStaff || ((action === 'update' || action === 'credentials') && self);
   return decide(canSeeUser(principal, target), allowed);
 }
 

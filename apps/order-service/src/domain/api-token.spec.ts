@@ -1,4 +1,4 @@
-import { generateTokenKey, hashTokenKey, tokenRefusal } from './api-token';
+import { generateTokenKey, hashTokenKey, renewedExpiry, tokenRefusal } from './api-token';
 
 describe('API tokens', () => {
   it('keys are 40 hex characters of fresh randomness', () => {
@@ -17,7 +17,7 @@ describe('API tokens', () => {
   });
 
   const now = new Date('2026-11-30T12:00:00Z');
-  const live = { expiresAt: null, revokedAt: null };
+  const live = { expiresAt: new Date('2026-11-30T13:00:00Z'), revokedAt: null };
   const active = { isActive: true };
 
   it.each([
@@ -35,5 +35,25 @@ describe('API tokens', () => {
     ['a deleted user', live, null, 'User inactive or deleted.'],
   ])('%s', (_name, token, user, refusal) => {
     expect(tokenRefusal(token, user, now)).toBe(refusal);
+  });
+});
+
+describe('sliding renewal', () => {
+  const hour = 3_600_000;
+  const now = new Date('2026-11-30T12:00:00Z');
+  const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);
+
+  it('moves the expiry to now + lifetime once the last renewal is a minute old', () => {
+    expect(renewedExpiry(at(hour - 60_000), hour, now)).toEqual(at(hour));
+    expect(renewedExpiry(at(10 * 60_000), hour, now)).toEqual(at(hour));
+  });
+
+  it('writes nothing within a minute of the last renewal', () => {
+    expect(renewedExpiry(at(hour - 59_999), hour, now)).toBeNull();
+    expect(renewedExpiry(at(hour), hour, now)).toBeNull();
+  });
+
+  it('never shortens a token issued with a longer lifetime than today', () => {
+    expect(renewedExpiry(at(2 * hour), hour, now)).toBeNull();
   });
 });

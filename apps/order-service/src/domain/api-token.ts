@@ -17,12 +17,24 @@ export type TokenRefusal = 'Invalid token.' | 'Token has expired.' | 'User inact
 
 /** Why a stored token no longer authenticates, or null when it does. Revoked reads as unknown. */
 export function tokenRefusal(
-  token: { expiresAt: Date | null; revokedAt: Date | null } | null,
+  token: { expiresAt: Date; revokedAt: Date | null } | null,
   user: { isActive: boolean } | null,
   now: Date,
 ): TokenRefusal | null {
   if (!token || token.revokedAt) return 'Invalid token.';
-  if (token.expiresAt && token.expiresAt.getTime() <= now.getTime()) return 'Token has expired.';
+  if (token.expiresAt.getTime() <= now.getTime()) return 'Token has expired.';
   if (!user || !user.isActive) return 'User inactive or deleted.';
   return null;
+}
+
+/** Waldur's debounce: a token's expiry moves forward on use, but at most once a minute (one write, not one per request). */
+export const RENEWAL_INTERVAL_MS = 60_000;
+
+/**
+ * The new expiry of a token used at `now`, or null when it was renewed less than a minute ago. The
+ * last renewal is read from the expiry itself (it was set to renewal + lifetime), so no column is needed.
+ */
+export function renewedExpiry(expiresAt: Date, lifetimeMs: number, now: Date): Date | null {
+  const next = now.getTime() + lifetimeMs;
+  return next - expiresAt.getTime() >= RENEWAL_INTERVAL_MS ? new Date(next) : null;
 }

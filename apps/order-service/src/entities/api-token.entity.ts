@@ -12,8 +12,9 @@ export class ApiTokenEntity {
   @CreateDateColumn({ type: 'timestamptz' })
   created!: Date;
 
-  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
-  expiresAt!: Date | null;
+  /** Every token expires; each use moves this forward by the configured lifetime (sliding, as Waldur). */
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt!: Date;
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;

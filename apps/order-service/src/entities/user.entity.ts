@@ -23,4 +23,11 @@ export class UserEntity {
 
   @CreateDateColumn({ name: 'date_joined', type: 'timestamptz' })
   dateJoined!: Date;
+
+  /**
+   * scrypt with its salt and parameters (see domain/password-hash), null until one is set. Not
+   * selected unless asked for by name, so no view or log of a user can carry it by accident.
+   */
+  @Column({ name: 'password_hash', type: 'text', nullable: true, select: false })
+  passwordHash?: string | null;
 }

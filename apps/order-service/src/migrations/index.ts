@@ -2,6 +2,7 @@ import { CreateOrders1764480000000 } from './1764480000000-create-orders';
 import { CreateIdentity1764480000002 } from './1764480000002-create-identity';
 import { OutboxOrdering1764480000011 } from './1764480000011-outbox-ordering';
 import { CreateCatalogue1764480000020 } from './1764480000020-create-catalogue';
+import { PasswordsAndLoginThrottle1764480000030 } from './1764480000030-passwords-and-login-throttle';
 
 /** Every migration of the `marketplace` schema, in order. Listed by hand so builds never depend on globs. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MARKETPLACE_MIGRATIONS = [
   CreateIdentity1764480000002,
   OutboxOrdering1764480000011,
   CreateCatalogue1764480000020,
+  PasswordsAndLoginThrottle1764480000030,
 ];

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, IsNull, LessThan, MoreThan, type EntityManager } from 'typeorm';
 import { ApiTokenEntity } from '../entities/api-token.entity';
+
+/** How long a dead (revoked or expired) token is kept before it is deleted: enough to read "Token has expired." */
+const DEAD_TOKEN_KEPT_MS = 24 * 3_600_000;
 
 /** API tokens, by the sha256 of their key: the key itself is never handed to this repository. */
 @Injectable()
@@ -18,19 +21,45 @@ export class ApiTokenRepository {
     return this.dataSource.getRepository(ApiTokenEntity).findOneBy({ keyHash });
   }
 
-  /** Revokes one token; true when it was live. */
-  async revoke(keyHash: string): Promise<boolean> {
-    const result = await this.dataSource
+  /**
+   * Moves a live token's expiry to `expiresAt`, unless another request renewed it to at least as
+   * far meanwhile or it died meanwhile (revoked or expired): a race never revives a token.
+   */
+  async extend(keyHash: string, expiresAt: Date, now: Date): Promise<void> {
+    await this.dataSource
       .getRepository(ApiTokenEntity)
-      .update({ keyHash, revokedAt: IsNull() }, { revokedAt: new Date() });
-    return (result.affected ?? 0) > 0;
+      .createQueryBuilder()
+      .update()
+      .set({ expiresAt })
+      .where('key_hash = :keyHash AND revoked_at IS NULL', { keyHash })
+      .andWhere('expires_at > :now AND expires_at < :expiresAt', { now, expiresAt })
+      .execute();
   }
 
   /** Revokes every live token of a user; returns how many. */
-  async revokeAllOf(userUuid: string): Promise<number> {
-    const result = await this.dataSource
+  async revokeAllOf(userUuid: string, manager: EntityManager = this.dataSource.manager): Promise<number> {
+    const result = await manager
       .getRepository(ApiTokenEntity)
       .update({ userUuid, revokedAt: IsNull() }, { revokedAt: new Date() });
     return result.affected ?? 0;
+  }
+
+  /** Deletes a user's tokens that died more than a day ago, so logging in often does not grow the table for ever. */
+  async purgeDeadOf(
+    userUuid: string,
+    now: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    const before = new Date(now.getTime() - DEAD_TOKEN_KEPT_MS);
+    const tokens = manager.getRepository(ApiTokenEntity);
+    await tokens.delete({ userUuid, revokedAt: LessThan(before) });
+    await tokens.delete({ userUuid, expiresAt: LessThan(before) });
+  }
+
+  /** How many tokens of a user still authenticate. */
+  async countLiveOf(userUuid: string, now: Date): Promise<number> {
+    return this.dataSource
+      .getRepository(ApiTokenEntity)
+      .countBy({ userUuid, revokedAt: IsNull(), expiresAt: MoreThan(now) });
   }
 }

@@ -27,8 +27,39 @@ export class UserRepository {
     return manager.getRepository(UserEntity).findOneBy({ username });
   }
 
+  /** What a login checks: the user by username with their password hash (null when none is set). */
+  async getCredentials(
+    username: string,
+  ): Promise<{ uuid: string; isActive: boolean; passwordHash: string | null } | null> {
+    const user = await this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .select(['u.uuid', 'u.isActive'])
+      .addSelect('u.passwordHash')
+      .where('u.username = :username', { username })
+      .getOne();
+    return user
+      ? { uuid: user.uuid, isActive: user.isActive, passwordHash: user.passwordHash ?? null }
+      : null;
+  }
+
+  async getPasswordHash(uuid: string): Promise<string | null> {
+    const user = await this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .select('u.uuid')
+      .addSelect('u.passwordHash')
+      .where('u.uuid = :uuid', { uuid })
+      .getOne();
+    return user?.passwordHash ?? null;
+  }
+
+  async setPasswordHash(uuid: string, passwordHash: string): Promise<void> {
+    await this.dataSource.getRepository(UserEntity).update({ uuid }, { passwordHash });
+  }
+
   async create(
-    user: Omit<UserEntity, 'dateJoined'>,
+    user: Omit<UserEntity, 'dateJoined' | 'passwordHash'>,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<UserEntity> {
     return translateDbErrors(() => manager.getRepository(UserEntity).save(manager.create(UserEntity, user)));

@@ -12,6 +12,7 @@ import {
   type RequestReply,
 } from '@app/contracts';
 import {
+  canSeeCustomer,
   canSeeProject,
   decideProject,
   decideProjectCreate,
@@ -38,6 +39,10 @@ export class ProjectService {
     principal: Principal,
   ): Promise<RequestReply<Page<ProjectView>>> {
     const { page, page_size, name, customer_uuid } = request.query;
+    // The scope below would find nothing in a customer the caller cannot see; said outright, so the
+    // rule does not hang on the SQL: such a filter answers as one on a customer that does not exist.
+    if (customer_uuid !== undefined && !canSeeCustomer(principal, customer_uuid))
+      return ok({ items: [], count: 0 });
     const found = await this.projects.list(
       projectScope(principal),
       { name, customerUuid: customer_uuid },

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { refuse, type Operation, type RequestReply } from '@app/contracts';
-import { parseRequest } from '@app/messaging/requests/parse-request';
+import { refuse, validateRequest, type Operation, type RequestReply } from '@app/contracts';
 import type { z } from 'zod';
 import type { Decision, Principal } from '../domain/access-policy';
 import { DuplicateRowError, ReferencedRowError } from '../domain/persistence-errors';
@@ -22,15 +21,12 @@ export function denied(decision: Exclude<Decision, 'allow'>): RequestReply<never
 export class RequestGuard {
   constructor(private readonly principals: PrincipalService) {}
 
-  async handle<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, T>(
+  async handle<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R>(
     operation: Operation<P, Q, B>,
     payload: unknown,
-    work: (
-      request: z.output<Operation<P, Q, B>['request']>,
-      principal: Principal,
-    ) => Promise<RequestReply<T>>,
-  ): Promise<RequestReply<T>> {
-    const parsed = parseRequest(operation.request, payload);
+    work: (request: z.output<Operation<P, Q, B>['request']>, principal: Principal) => Promise<R>,
+  ): Promise<R | RequestReply<never>> {
+    const parsed = validateRequest(operation.request, payload);
     if (!parsed.ok) return parsed.reply;
     const principal = await this.principals.load(parsed.value.caller.user_uuid);
     if (!principal) return refuse(401, 'User inactive or deleted.');

@@ -14,6 +14,7 @@ import {
 } from '@app/contracts';
 import {
   canSeeCustomer,
+  canSeeUser,
   decideCustomer,
   decideProjectGrant,
   type Decision,
@@ -25,6 +26,7 @@ import { CustomerRepository } from '../repositories/customer.repository';
 import { ProjectRepository } from '../repositories/project.repository';
 import { RoleGrantRepository } from '../repositories/role-grant.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { PrincipalService } from './principal.service';
 import { ProjectService } from './project.service';
 import { denied, NOT_FOUND } from './request-guard.service';
 
@@ -45,6 +47,7 @@ export class RoleGrantService {
     private readonly customers: CustomerRepository,
     private readonly projects: ProjectRepository,
     private readonly projectService: ProjectService,
+    private readonly principals: PrincipalService,
   ) {}
 
   async listCustomerGrants(
@@ -73,7 +76,10 @@ export class RoleGrantService {
     const decision = await this.decide(kind, request, principal);
     if (decision !== 'allow') return denied(decision);
     const user = await this.users.getById(uuidOfHyperlink(request.body.user));
-    if (!user) return invalidField('user', 'Invalid hyperlink - Object does not exist.');
+    // A user the caller may not see does not exist for them: granting a role would otherwise show
+    // their name and email in this answer, and make them visible from then on.
+    if (!user || !canSeeUser(principal, await this.principals.rolesOf(user.uuid)))
+      return invalidField('user', 'Invalid hyperlink - Object does not exist.');
     const scope = { kind, uuid: request.params.uuid };
     const uuid = randomUUID();
     try {

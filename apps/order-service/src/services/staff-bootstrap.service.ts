@@ -1,32 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { UnitOfWork } from '../repositories/unit-of-work';
 import { UserRepository } from '../repositories/user.repository';
 import { AuthService } from './auth.service';
 
 /**
  * The first staff user of an installation (there is nobody yet to create one through the API):
- * creates or promotes the user and issues a token in one transaction, so a failure leaves neither.
+ * creates or promotes the user and gives them a token that replaces every earlier one, in one
+ * transaction, so a failure leaves neither. Running it at each `npm start` therefore leaves one
+ * live demo token, never a growing pile of them; like every token, it expires when left unused.
  */
 export class StaffBootstrapService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly users: UserRepository,
     private readonly auth: AuthService,
   ) {}
 
   async ensureStaffToken(username: string): Promise<{ created: boolean; token: string }> {
-    return this.dataSource.transaction(async (manager) => {
-      const existing = await this.users.getByUsername(username, manager);
+    return this.uow.run(async (tx) => {
+      const existing = await this.users.getByUsername(username, tx);
       const user =
         existing ??
         (await this.users.create(
           { uuid: randomUUID(), username, fullName: '', email: '', isStaff: true, isActive: true },
-          manager,
+          tx,
         ));
       if (existing && (!existing.isStaff || !existing.isActive)) {
-        await this.users.update(existing.uuid, { isStaff: true, isActive: true }, manager);
+        await this.users.update(existing.uuid, { isStaff: true, isActive: true }, tx);
       }
-      return { created: !existing, token: await this.auth.issue(user.uuid, null, manager) };
+      return { created: !existing, token: await this.auth.replaceTokens(user.uuid, tx) };
     });
   }
 }

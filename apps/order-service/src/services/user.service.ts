@@ -10,21 +10,31 @@ import {
   type USER_OPERATIONS,
   type UserView,
 } from '@app/contracts';
-import { canSeeUser, decideUser, decideUserCreate, userScope, type Principal } from '../domain/access-policy';
+import {
+  canSeeCustomer,
+  canSeeUser,
+  decideUser,
+  decideUserCreate,
+  userScope,
+  type Principal,
+} from '../domain/access-policy';
 import { DuplicateRowError } from '../domain/persistence-errors';
 import { toUserView } from '../dtos/identity.mapper';
 import { UserRepository } from '../repositories/user.repository';
 import { PrincipalService } from './principal.service';
+import { ProjectService } from './project.service';
 import { denied, NOT_FOUND } from './request-guard.service';
 
 type Ops = typeof USER_OPERATIONS;
 const USERNAME_TAKEN = 'A user with that username already exists.';
+const EMPTY: Page<UserView> = { items: [], count: 0 };
 
 @Injectable()
 export class UserService {
   constructor(
     private readonly users: UserRepository,
     private readonly principals: PrincipalService,
+    private readonly projects: ProjectService,
   ) {}
 
   async list(
@@ -32,6 +42,11 @@ export class UserService {
     principal: Principal,
   ): Promise<RequestReply<Page<UserView>>> {
     const { page, page_size, username, is_staff, customer_uuid, project_uuid } = request.query;
+    // A filter on an organisation or project the caller cannot see answers as one on nothing: an
+    // empty list, whether it exists or not (the users it would match may be visible through others).
+    if (customer_uuid !== undefined && !canSeeCustomer(principal, customer_uuid)) return ok(EMPTY);
+    if (project_uuid !== undefined && !(await this.projects.visible(project_uuid, principal)))
+      return ok(EMPTY);
     const found = await this.users.list(
       userScope(principal),
       { username, isStaff: is_staff, customerUuid: customer_uuid, projectUuid: project_uuid },

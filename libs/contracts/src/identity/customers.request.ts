@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { operation, paginationQuery, uuidParams } from './operation';
 import { customerGrantBody } from './role-grants';
-import { email, text } from './wire-fields';
+import { email, queryText, text } from './wire-fields';
 
 /**
  * Customers (Waldur's organisations): core NATS request-reply, asked by the gateway for
@@ -42,7 +42,7 @@ export type CustomerView = z.infer<typeof customerViewSchema>;
 
 export const customerListQuery = z.object({
   ...paginationQuery,
-  name: z.string().max(150).optional().meta({ description: 'Name contains (case-insensitive)' }),
+  name: queryText(150).optional().meta({ description: 'Name contains (case-insensitive)' }),
 });
 
 export const CUSTOMER_OPERATIONS = {

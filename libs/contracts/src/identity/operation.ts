@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { messages, queryInteger } from './wire-fields';
 
-/** Who asks: the user the gateway resolved the `Authorization: Token` header to. */
-export const callerSchema = z.strictObject({ user_uuid: z.uuid() });
+/** The network address a request came from, as the gateway saw it: what login throttling counts by. */
+const clientAddress = z.string().min(1).max(64);
+
+/**
+ * Who asks: the user the gateway resolved the `Authorization: Token` header to, and from where
+ * (the address throttles guesses of a current password).
+ */
+export const callerSchema = z.strictObject({ user_uuid: z.uuid(), address: clientAddress.optional() });
 export type Caller = z.infer<typeof callerSchema>;
+
+/** Who asks a public operation (login): nobody yet, only an address. */
+export const clientSchema = z.strictObject({ address: clientAddress });
+export type Client = z.infer<typeof clientSchema>;
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 300;
@@ -37,6 +47,7 @@ export interface Operation<
   B extends z.ZodType,
   C extends z.ZodType = typeof callerSchema,
 > {
+  readonly auth: 'token';
   readonly pattern: string;
   readonly params: P;
   readonly query: Q;
@@ -68,6 +79,7 @@ export function operationsWithCaller<C extends z.ZodType>(caller: C) {
     const query = (parts.query ?? noQuery) as Q;
     const body = (parts.body ?? noBody) as B;
     return {
+      auth: 'token',
       pattern,
       params,
       query,
@@ -79,3 +91,40 @@ export function operationsWithCaller<C extends z.ZodType>(caller: C) {
 
 /** An operation of the order service: the caller is the user the gateway resolved. */
 export const operation = operationsWithCaller(callerSchema);
+
+/**
+ * An operation anyone may ask, without a token (login): the gateway forwards the client's address
+ * in place of a caller, and the service validates the whole request again as for `operation`.
+ */
+export interface PublicOperation<B extends z.ZodType> {
+  readonly auth: 'none';
+  readonly pattern: string;
+  readonly params: typeof noParams;
+  readonly query: typeof noQuery;
+  readonly body: B;
+  readonly request: z.ZodObject<{
+    client: typeof clientSchema;
+    params: typeof noParams;
+    query: typeof noQuery;
+    body: B;
+  }>;
+}
+
+/** The raw parts of a public operation as the gateway forwards them. */
+export interface PublicOperationPayload {
+  client: Client;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export function publicOperation<B extends z.ZodType>(pattern: string, body: B): PublicOperation<B> {
+  return {
+    auth: 'none',
+    pattern,
+    params: noParams,
+    query: noQuery,
+    body,
+    request: z.strictObject({ client: clientSchema, params: noParams, query: noQuery, body }),
+  };
+}

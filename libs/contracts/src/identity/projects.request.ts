@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { operation, paginationQuery, uuidParams } from './operation';
 import { projectGrantBody } from './role-grants';
-import { hyperlink, messages, text } from './wire-fields';
+import { hyperlink, messages, queryText, text } from './wire-fields';
 
 /**
  * Projects of a customer: core NATS request-reply, asked by the gateway for `/api/projects/`,
@@ -28,7 +28,7 @@ export type ProjectView = z.infer<typeof projectViewSchema>;
 
 export const projectListQuery = z.object({
   ...paginationQuery,
-  name: z.string().max(500).optional().meta({ description: 'Name contains (case-insensitive)' }),
+  name: queryText(500).optional().meta({ description: 'Name contains (case-insensitive)' }),
   customer_uuid: z.uuid({ error: messages.uuid }).optional(),
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { operation, paginationQuery, uuidParams } from './operation';
-import { email, flag, messages, queryBoolean, text } from './wire-fields';
+import { email, flag, messages, newPassword, queryBoolean, queryText, secret, text } from './wire-fields';
 
 /**
  * Users: core NATS request-reply, asked by the gateway for `/api/users/`, answered by the order
@@ -40,7 +40,7 @@ export type UserView = z.infer<typeof userViewSchema>;
 
 export const userListQuery = z.object({
   ...paginationQuery,
-  username: z.string().max(150).optional().meta({ description: 'Exact username' }),
+  username: queryText(150).optional().meta({ description: 'Exact username' }),
   is_staff: queryBoolean().optional(),
   customer_uuid: z
     .uuid({ error: messages.uuid })
@@ -52,6 +52,19 @@ export const userListQuery = z.object({
     .meta({ description: 'Users with a role in this project' }),
 });
 
+/**
+ * `change_password`: staff set anyone's password; users set their own, giving the current one when
+ * they have one (a stolen token alone cannot lock the owner out). Write-only: never returned.
+ */
+export const changePasswordBody = z.strictObject({
+  new_password: newPassword(),
+  current_password: secret().optional(),
+});
+
+/** A message and nothing else, e.g. `{"detail": "Password has been successfully updated."}`. */
+export const detailViewSchema = z.object({ detail: z.string() });
+export type DetailView = z.infer<typeof detailViewSchema>;
+
 export const USER_OPERATIONS = {
   list: operation('marketplace.users.list', { query: userListQuery }),
   me: operation('marketplace.users.me', {}),
@@ -59,4 +72,12 @@ export const USER_OPERATIONS = {
   create: operation('marketplace.users.create', { body: createUserBody }),
   update: operation('marketplace.users.update', { params: uuidParams, body: updateUserBody }),
   delete: operation('marketplace.users.delete', { params: uuidParams }),
+  changePassword: operation('marketplace.users.change-password', {
+    params: uuidParams,
+    body: changePasswordBody,
+  }),
+  /** A new token for the user (themself or staff asking); every earlier token of theirs is revoked. */
+  refreshToken: operation('marketplace.users.refresh-token', { params: uuidParams }),
+  /** Revokes every token of the user at once (staff, or the user logging out everywhere). */
+  revokeTokens: operation('marketplace.users.revoke-tokens', { params: uuidParams }),
 };

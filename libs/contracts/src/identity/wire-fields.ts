@@ -15,13 +15,48 @@ export const messages = {
   maxLength: (max: number) => `Ensure this field has no more than ${max} characters.`,
   minValue: (min: number) => `Ensure this value is greater than or equal to ${min}.`,
   maxValue: (max: number) => `Ensure this value is less than or equal to ${max}.`,
+  minLength: (min: number) => `Ensure this field has at least ${min} characters.`,
+  nullCharacter: 'Null characters are not allowed.',
 } as const;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A string Postgres can store as text: no NUL (Django REST framework refuses it with this message,
+ * Postgres with an error) and no lone UTF-16 surrogate (which UTF-8 cannot carry: the driver would
+ * silently store U+FFFD instead of what was sent).
+ */
+function storable(max: number) {
+  return z
+    .string({ error: messages.string })
+    .max(max, messages.maxLength(max))
+    .refine((value) => !value.includes('\0'), messages.nullCharacter)
+    .refine((value) => !LONE_SURROGATE.test(value), messages.string);
+}
 
 /** A string of at most `max` characters; `blank` allows the empty string. */
 export function text(max: number, options: { blank?: boolean } = {}) {
-  const base = z.string({ error: messages.string }).max(max, messages.maxLength(max));
+  const base = storable(max);
   return options.blank ? base : base.trim().min(1, messages.blank);
 }
+
+/**
+ * A password as typed: never trimmed (Django REST framework keeps a password's spaces), at most
+ * `max` characters so hashing costs the same for every request.
+ */
+export function secret(max = 128) {
+  return storable(max).min(1, messages.blank);
+}
+
+/** A new password: Django's default rules of length and of not being all digits. */
+export function newPassword() {
+  return secret()
+    .min(8, 'This password is too short. It must contain at least 8 characters.')
+    .refine((value) => !/^\d+$/.test(value), 'This password is entirely numeric.');
+}
+
+/** A free-text query parameter (`?name=acme`): at most `max` characters, storable like `text`. */
+export const queryText = (max: number) => storable(max);
 
 export const flag = () => z.boolean({ error: messages.boolean });
 
