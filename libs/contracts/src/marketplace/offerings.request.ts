@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { operation, paginationQuery, uuidParams } from '../identity/operation';
-import { hyperlink, messages, text } from '../identity/wire-fields';
+import { hyperlink, messages, queryText, text } from '../identity/wire-fields';
 import { OFFERING_STATES, OFFERING_TYPES } from './offering-types';
 
 /**
@@ -76,7 +76,7 @@ export const offeringListQuery = z.object({
   type: z.enum(OFFERING_TYPES, { error: `Must be one of: ${OFFERING_TYPES.join(', ')}.` }).optional(),
   state: z.enum(OFFERING_STATES).optional(),
   customer_uuid: z.uuid({ error: messages.uuid }).optional(),
-  name: z.string().max(150).optional().meta({ description: 'Name contains (case-insensitive)' }),
+  name: queryText(150).optional().meta({ description: 'Name contains (case-insensitive)' }),
 });
 
 /** The vSphere integration settings the provider saves, passed to the vSphere adapter as they are. */

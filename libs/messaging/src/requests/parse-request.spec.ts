@@ -39,3 +39,18 @@ describe('parseRequest', () => {
     });
   });
 });
+
+describe('parseRequest with prototype-named keys', () => {
+  it('names them as unknown fields instead of failing', () => {
+    const payload = JSON.parse('{"offering_uuid":"x","__proto__":1,"constructor":2}') as unknown;
+    const parsed = parseRequest(createOrderRequestSchema, payload);
+    expect(parsed.ok).toBe(false);
+    const fields = !parsed.ok && parsed.reply.status === 'error' ? parsed.reply.fields : undefined;
+    expect(Object.keys(fields ?? {}).sort()).toEqual([
+      '__proto__',
+      'constructor',
+      'offering_uuid',
+      'project_uuid',
+    ]);
+  });
+});
