@@ -1,18 +1,8 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { Client } from 'pg';
-
-const ROOT = join(__dirname, '..', '..');
+import { callRest, createStaffToken, runSql, successBody, type Answer } from './rest-client';
 
 export type Json = Record<string, unknown>;
-
-export interface Answer<T = unknown> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
+export type { Answer };
 
 /**
  * The REST API of a running gateway as named users see it: each call carries the named user's
@@ -31,12 +21,7 @@ export class ApiSession {
 
   /** Creates the first staff user with the project's own command, as an operator would. */
   async bootstrapStaff(name: string, env: Record<string, string>): Promise<void> {
-    const { stdout } = await promisify(execFile)(
-      join(ROOT, 'node_modules', '.bin', 'node'),
-      [join(ROOT, 'dist/apps/order-service/apps/order-service/src/create-staff.js'), name],
-      { cwd: ROOT, env: { ...process.env, ...env } },
-    );
-    this.tokens[name] = stdout.trim().split('\n').pop()!;
+    this.tokens[name] = await createStaffToken(name, env);
     this.users[name] = (await this.ok<Json>(name, 'GET', '/api/users/me/')).uuid as string;
   }
 
@@ -60,38 +45,21 @@ export class ApiSession {
     path: string,
     body?: unknown,
   ): Promise<Answer<T>> {
-    const headers: Record<string, string> = {};
-    if (who) headers.Authorization = `Token ${this.tokens[who]}`;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(path.startsWith('http') ? path : `${this.base}${path}`, {
+    const answer = await callRest<T>(path.startsWith('http') ? path : `${this.base}${path}`, {
       method,
-      headers,
+      token: who ? this.tokens[who] : null,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const text = await response.text();
-    this.transcript.push(text);
-    return {
-      status: response.status,
-      body: (text ? JSON.parse(text) : undefined) as T,
-      headers: response.headers,
-    };
+    this.transcript.push(answer.text);
+    return answer;
   }
 
   /** A call that must succeed (2xx); its body. */
   async ok<T = Json>(who: string, method: string, path: string, body?: unknown): Promise<T> {
-    const answer = await this.call<T>(who, method, path, body);
-    if (answer.status >= 300)
-      throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
+    return successBody(await this.call<T>(who, method, path, body), method, path);
   }
 
   async sql<T>(text: string, values: unknown[] = []): Promise<T[]> {
-    const pg = new Client({ connectionString: this.databaseUrl });
-    await pg.connect();
-    try {
-      return (await pg.query(text, values)).rows as T[];
-    } finally {
-      await pg.end();
-    }
+    return runSql<T>(this.databaseUrl, text, values);
   }
 }

@@ -1,20 +1,11 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { Client } from 'pg';
 import { AppProcess } from './app-process';
 import { freePort } from './free-port';
 import { createTestDatabase, type TestDatabase } from './test-database';
 import { testEnv } from './test-env';
 import { createTestNats, type TestNats } from './test-nats';
+import { callRest, createStaffToken, runSql, successBody, type Answer } from './rest-client';
 
-const ROOT = join(__dirname, '..', '..');
-
-export interface Answer<T = unknown> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
+export type { Answer };
 
 /**
  * The order service and the gateway as processes, on a database and NATS namespace of the suite's
@@ -69,12 +60,7 @@ export class ApiSystem {
 
   /** `create-staff <username>` as an operator runs it; returns the token it prints last. */
   async createStaff(username: string): Promise<string> {
-    const { stdout } = await promisify(execFile)(
-      join(ROOT, 'node_modules', '.bin', 'node'),
-      [join(ROOT, 'dist/apps/order-service/apps/order-service/src/create-staff.js'), username],
-      { cwd: ROOT, env: { ...process.env, ...this.env } },
-    );
-    return stdout.trim().split('\n').pop() ?? '';
+    return createStaffToken(username, this.env);
   }
 
   async restartOrderService(extraEnv: Record<string, string> = {}): Promise<void> {
@@ -96,20 +82,12 @@ export class ApiSystem {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Answer<T>> {
-    const all: Record<string, string> = { ...headers };
-    if (token) all.Authorization = `Token ${token}`;
-    if (body !== undefined) all['Content-Type'] ??= 'application/json';
-    const response = await fetch(`${this.base}${path}`, {
+    return callRest<T>(`${this.base}${path}`, {
       method,
-      headers: all,
+      token,
+      headers,
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: (text ? JSON.parse(text) : undefined) as T,
-      headers: response.headers,
-    };
   }
 
   /** The answer's body when it is a success; throws with the answer otherwise. */
@@ -119,20 +97,11 @@ export class ApiSystem {
     path: string,
     body?: unknown,
   ): Promise<T> {
-    const answer = await this.call<T>(token, method, path, body);
-    if (answer.status >= 300)
-      throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
+    return successBody(await this.call<T>(token, method, path, body), method, path);
   }
 
   async sql<T>(text: string, values: unknown[] = []): Promise<T[]> {
-    const pg = new Client({ connectionString: this.db.url });
-    await pg.connect();
-    try {
-      return (await pg.query(text, values)).rows as T[];
-    } finally {
-      await pg.end();
-    }
+    return runSql<T>(this.db.url, text, values);
   }
 
   async stop(): Promise<void> {

@@ -34,6 +34,18 @@ export class CustomerRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** The names of these customers, in one query (missing ones are left out). */
+  async namesOf(uuids: string[]): Promise<Map<string, string>> {
+    if (uuids.length === 0) return new Map();
+    const rows = await this.dataSource
+      .getRepository(CustomerEntity)
+      .createQueryBuilder('c')
+      .select(['c.uuid', 'c.name'])
+      .where('c.uuid = ANY(:uuids)', { uuids })
+      .getMany();
+    return new Map(rows.map((row) => [row.uuid, row.name]));
+  }
+
   async countProjects(uuid: string): Promise<number> {
     return this.dataSource.getRepository(ProjectEntity).countBy({ customerUuid: uuid });
   }

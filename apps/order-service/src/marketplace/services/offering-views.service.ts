@@ -4,7 +4,7 @@ import { CustomerRepository } from '../../repositories/customer.repository';
 import { toOfferingView, type ProviderOffering } from '../dtos/offering.mapper';
 import { PlanRepository } from '../repositories/plan.repository';
 
-/** Builds offerings' public views with their provider's name and plans, a few queries per page. */
+/** Builds offerings' public views with their provider's name and plans: three queries per page. */
 @Injectable()
 export class OfferingViews {
   constructor(
@@ -13,11 +13,10 @@ export class OfferingViews {
   ) {}
 
   async many(offerings: ProviderOffering[], options: { archivedPlans: boolean }): Promise<OfferingView[]> {
-    const plans = await this.plans.ofOfferings(offerings.map((offering) => offering.uuid));
-    const names = new Map<string, string>();
-    for (const uuid of new Set(offerings.map((offering) => offering.customerUuid))) {
-      names.set(uuid, (await this.customers.getById(uuid))?.name ?? '');
-    }
+    const [plans, names] = await Promise.all([
+      this.plans.ofOfferings(offerings.map((offering) => offering.uuid)),
+      this.customers.namesOf([...new Set(offerings.map((offering) => offering.customerUuid))]),
+    ]);
     return offerings.map((offering) =>
       toOfferingView(
         offering,
