@@ -5,7 +5,7 @@ import {
   ORDER_PATTERNS,
   VMWARE_OFFERING_TYPE,
   type OfferingSummary,
-  type OrderView,
+  type BackboneOrderView,
   type RequestReply,
 } from '@app/contracts';
 import { buildEnvelope, publishEvent } from '@app/messaging';
@@ -74,9 +74,9 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     await db?.drop();
   });
 
-  async function submitOrder(): Promise<OrderView> {
+  async function submitOrder(): Promise<BackboneOrderView> {
     return unwrap(
-      await client.request<RequestReply<OrderView>>(ORDER_PATTERNS.createOrder, {
+      await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
         offering_uuid: offering.uuid,
         project_uuid: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
         attributes: { name: 'vm-1' },
@@ -85,9 +85,9 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     );
   }
 
-  async function settledOrder(uuid: string): Promise<OrderView> {
+  async function settledOrder(uuid: string): Promise<BackboneOrderView> {
     return eventually(async () => {
-      const order = unwrap(await client.request<RequestReply<OrderView>>(ORDER_PATTERNS.getOrder, { uuid }));
+      const order = unwrap(await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.getOrder, { uuid }));
       return order.state === 'executing' ? undefined : order;
     });
   }
@@ -193,7 +193,7 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
       (line) => line.orderUuid === order.uuid && /ignored: order is done/.test(String(line.msg)),
     );
     const after = unwrap(
-      await client.request<RequestReply<OrderView>>(ORDER_PATTERNS.getOrder, { uuid: order.uuid }),
+      await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.getOrder, { uuid: order.uuid }),
     );
     expect(after.state).toBe('done');
   });

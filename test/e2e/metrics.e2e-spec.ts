@@ -2,7 +2,7 @@ import {
   ORDER_PATTERNS,
   VMWARE_OFFERING_TYPE,
   type OfferingSummary,
-  type OrderView,
+  type BackboneOrderView,
   type RequestReply,
 } from '@app/contracts';
 import { AppProcess } from '../support/app-process';
@@ -91,7 +91,7 @@ describe('Prometheus metrics of the gateway and the services', () => {
       }),
     );
     const order = unwrap(
-      await client.request<RequestReply<OrderView>>(ORDER_PATTERNS.createOrder, {
+      await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
         offering_uuid: offering.uuid,
         project_uuid: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
         attributes: { name: 'vm-metrics' },

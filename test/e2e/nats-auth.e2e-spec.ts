@@ -15,7 +15,7 @@ import {
   VMWARE_OFFERING_TYPE,
   type NatsApp,
   type OfferingView,
-  type OrderView,
+  type BackboneOrderView,
   type RequestReply,
   type UserView,
 } from '@app/contracts';
@@ -176,14 +176,14 @@ describe('NATS with the project’s authorization: each app may use only its own
     it('an order travels order service → JetStream → adapter → order service and ends erred', async () => {
       const ask = await requesterAs('gateway');
       const order = unwrap(
-        await ask<OrderView>(ORDER_PATTERNS.createOrder, {
+        await ask<BackboneOrderView>(ORDER_PATTERNS.createOrder, {
           offering_uuid: offering.uuid,
           project_uuid: PROJECT,
           attributes: { name: 'vm-1' },
         }),
       );
       const settled = await eventually(async () => {
-        const current = unwrap(await ask<OrderView>(ORDER_PATTERNS.getOrder, { uuid: order.uuid }));
+        const current = unwrap(await ask<BackboneOrderView>(ORDER_PATTERNS.getOrder, { uuid: order.uuid }));
         return current.state === 'executing' ? undefined : current;
       });
       expect(settled.state).toBe('erred');
@@ -265,7 +265,7 @@ describe('NATS with the project’s authorization: each app may use only its own
       await apps['vsphere-adapter']!.stop();
       const ask = await requesterAs('gateway');
       const order = unwrap(
-        await ask<OrderView>(ORDER_PATTERNS.createOrder, {
+        await ask<BackboneOrderView>(ORDER_PATTERNS.createOrder, {
           offering_uuid: offering.uuid,
           project_uuid: PROJECT,
         }),
@@ -289,7 +289,7 @@ describe('NATS with the project’s authorization: each app may use only its own
 
       expect(await storedIds('vsphere', names.subjects.orderDone)).not.toContain(done.id);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(unwrap(await ask<OrderView>(ORDER_PATTERNS.getOrder, { uuid: order.uuid })).state).toBe(
+      expect(unwrap(await ask<BackboneOrderView>(ORDER_PATTERNS.getOrder, { uuid: order.uuid })).state).toBe(
         'executing',
       );
     });

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ORDER_PATTERNS, type OrderView, type RequestReply } from '@app/contracts';
+import { ORDER_PATTERNS, type BackboneOrderView, type RequestReply } from '@app/contracts';
 import { FaultSystem, TERMINAL_STATES } from './support/fault-system';
 import { sleep, until } from './support/wait';
 
@@ -28,14 +28,14 @@ describe('graceful shutdown: SIGTERM to the order service while requests are in 
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query('LOCK TABLE marketplace.orders IN SHARE MODE');
-    let replies: PromiseSettledResult<RequestReply<OrderView>>[];
+    let replies: PromiseSettledResult<RequestReply<BackboneOrderView>>[];
     let exitStatus: string | undefined;
     let exitedAfterMs = Number.NaN;
     let serviceLog: string | undefined;
     try {
       const requests = Promise.allSettled(
         Array.from({ length: IN_FLIGHT }, (_, i) =>
-          system.request<RequestReply<OrderView>>(ORDER_PATTERNS.createOrder, {
+          system.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
             offering_uuid: system.offering!.uuid,
             project_uuid: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
             attributes: { name: `drained-${i}` },

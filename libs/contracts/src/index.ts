@@ -21,3 +21,8 @@ export * from './vsphere';
 export * from './scheduler/sync-targets.request';
 export * from './marketplace/caller-context.request';
 export * from './identity/request-validation';
+export * from './orders/order-views';
+export * from './orders/orders.request';
+export * from './orders/order-state-changed.event';
+export * from './orders/resource-state-changed.event';
+export * from './orders/access-changed.event';

@@ -17,6 +17,12 @@ export interface Topology {
     /** SyncRequested: owned by the sync scheduler, which publishes to it directly (it has no outbox). */
     readonly scheduler: StreamNames;
   };
+  /**
+   * The one stream the gateway reads for SSE: every public state change of every service, sourced
+   * from the services' streams (each service publishes its feed events under `<ns>.<stream>.feed.>`),
+   * so one sequence orders what a client sees and is its `Last-Event-ID`. Created by the gateway.
+   */
+  readonly feed: FeedStreamNames;
   readonly subjects: {
     /** Per offering type: `<ns>.marketplace.order.submitted.<type token>`. */
     orderSubmitted(offeringType: string): string;
@@ -24,6 +30,10 @@ export interface Topology {
     readonly orderErred: string;
     /** An offering created, changed or moved to another state (for SSE). */
     readonly offeringChanged: string;
+    /** OrderStateChanged, ResourceStateChanged, AccessChanged: published by the order service (for SSE). */
+    readonly orderStateChanged: string;
+    readonly resourceStateChanged: string;
+    readonly accessChanged: string;
     /** Per offering type: `<ns>.scheduler.sync.requested.<type token>`; published by the sync scheduler. */
     syncRequested(offeringType: string): string;
     /** SyncStarted, SyncFinished, IntegrationStateChanged: published by the vSphere adapter. */
@@ -49,6 +59,12 @@ export interface Topology {
 export interface StreamNames {
   readonly name: string;
   readonly subjects: string[];
+}
+
+export interface FeedStreamNames {
+  readonly name: string;
+  /** Where its events come from: each service stream's `feed` subjects. */
+  readonly sources: readonly { readonly stream: string; readonly filter: string }[];
 }
 
 export interface DurableNames {
@@ -79,14 +95,25 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
     `${namespace}.marketplace.order.submitted.${offeringTypeToken(offeringType)}`;
   const syncRequested = (offeringType: string) =>
     `${namespace}.scheduler.sync.requested.${offeringTypeToken(offeringType)}`;
+  const feed = {
+    name: `${streamPrefix}_FEED`,
+    sources: [
+      { stream: marketplace.name, filter: `${namespace}.marketplace.feed.>` },
+      { stream: vsphere.name, filter: `${namespace}.vsphere.feed.>` },
+    ],
+  };
   return {
     namespace,
     streams: { marketplace, vsphere, scheduler },
+    feed,
     subjects: {
       orderSubmitted,
       orderDone: `${namespace}.vsphere.order.done`,
       orderErred: `${namespace}.vsphere.order.erred`,
-      offeringChanged: `${namespace}.marketplace.offering.changed`,
+      offeringChanged: `${namespace}.marketplace.feed.offering`,
+      orderStateChanged: `${namespace}.marketplace.feed.order`,
+      resourceStateChanged: `${namespace}.marketplace.feed.resource`,
+      accessChanged: `${namespace}.marketplace.feed.access`,
       syncRequested,
       syncStarted: `${namespace}.vsphere.integration.sync.started`,
       syncFinished: `${namespace}.vsphere.integration.sync.finished`,

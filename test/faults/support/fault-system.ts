@@ -9,7 +9,7 @@ import {
   VMWARE_OFFERING_TYPE,
   topology,
   type OfferingView,
-  type OrderView,
+  type BackboneOrderView,
   type RequestReply,
   type Topology,
 } from '@app/contracts';
@@ -160,7 +160,7 @@ export class FaultSystem {
 
   /** One order over NATS request-reply, as the gateway would send it. */
   submitOrder: SubmitOrder = async () => {
-    const reply = await this.request<RequestReply<OrderView>>(ORDER_PATTERNS.createOrder, {
+    const reply = await this.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
       offering_uuid: this.offering!.uuid,
       project_uuid: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
       attributes: { name: 'vm-under-faults' },

@@ -6,7 +6,7 @@ import {
   createOrderRequestSchema,
   getOrderRequestSchema,
   type OfferingSummary,
-  type OrderView,
+  type BackboneOrderView,
   type RequestReply,
 } from '@app/contracts';
 import { parseRequest } from '@app/messaging';
@@ -28,13 +28,13 @@ export class OrdersController {
   }
 
   @MessagePattern(ORDER_PATTERNS.createOrder)
-  async createOrder(@Payload() payload: unknown): Promise<RequestReply<OrderView>> {
+  async createOrder(@Payload() payload: unknown): Promise<RequestReply<BackboneOrderView>> {
     const parsed = parseRequest(createOrderRequestSchema, payload);
     return parsed.ok ? this.submissions.create(parsed.value) : parsed.reply;
   }
 
   @MessagePattern(ORDER_PATTERNS.getOrder)
-  async getOrder(@Payload() payload: unknown): Promise<RequestReply<OrderView>> {
+  async getOrder(@Payload() payload: unknown): Promise<RequestReply<BackboneOrderView>> {
     const parsed = parseRequest(getOrderRequestSchema, payload);
     return parsed.ok ? this.submissions.get(parsed.value.uuid) : parsed.reply;
   }

@@ -1,8 +1,8 @@
-import type { OfferingSummary, OrderView } from '@app/contracts';
+import type { OfferingSummary, BackboneOrderView } from '@app/contracts';
 import type { OfferingEntity } from '../entities/offering.entity';
 import type { OrderEntity } from '../entities/order.entity';
 
-export function toOrderView(order: OrderEntity, backendId: string | null): OrderView {
+export function toOrderView(order: OrderEntity, backendId: string | null): BackboneOrderView {
   return {
     uuid: order.uuid,
     type: order.type,

@@ -4,7 +4,7 @@ import {
   ok,
   OrderSubmittedEvent,
   type CreateOrderRequest,
-  type OrderView,
+  type BackboneOrderView,
   type RequestReply,
   createOrderRequestSchema,
 } from '@app/contracts';
@@ -26,7 +26,7 @@ export class OrderSubmissionService {
     private readonly orders: OrderRepository,
   ) {}
 
-  async create(input: CreateOrderRequest): Promise<RequestReply<OrderView>> {
+  async create(input: CreateOrderRequest): Promise<RequestReply<BackboneOrderView>> {
     const request = createOrderRequestSchema.parse(input);
     const offering = await this.offerings.getById(request.offering_uuid);
     if (!offering) {
@@ -84,7 +84,7 @@ export class OrderSubmissionService {
     return ok(toOrderView(order, null));
   }
 
-  async get(uuid: string): Promise<RequestReply<OrderView>> {
+  async get(uuid: string): Promise<RequestReply<BackboneOrderView>> {
     const order = await this.orders.getById(uuid);
     if (!order) return { status: 'error', code: 404, detail: 'Not found.' };
     const resource = await this.orders.getResource(order.resourceUuid);

@@ -79,13 +79,15 @@ export const queryBoolean = () =>
     .enum(['true', 'false', 'True', 'False', '1', '0'], { error: messages.boolean })
     .transform((value) => ['true', 'True', '1'].includes(value));
 
+const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
 /**
- * A link to another resource, as Waldur writes it: its absolute URL (`https://host/api/projects/<uuid>/`)
- * or, for convenience, the bare uuid. The uuid is what travels on; visibility is checked by the owner.
+ * A link to another resource, as Waldur writes it: its absolute URL (`https://host/api/projects/<uuid>/`),
+ * its path (`/api/projects/<uuid>/`) or, for convenience, the bare uuid. The uuid is what travels on; visibility is checked by the owner.
  */
 export function hyperlink(collection: string) {
   const pattern = new RegExp(
-    `^(?:[a-z][a-z0-9+.-]*://[^/]+/api/${collection}/)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/?$`,
+    `^(?:(?:[a-z][a-z0-9+.-]*://[^/]+)?/api/${collection}/)?(${UUID_SOURCE})/?$`,
     'i',
   );
   return z
@@ -93,6 +95,23 @@ export function hyperlink(collection: string) {
     .max(500, messages.maxLength(500))
     .regex(pattern, 'Invalid hyperlink - Object does not exist.')
     .meta({ description: `URL of the ${collection} resource (its bare uuid is accepted too)` });
+}
+
+/**
+ * A link to a plan in any of Waldur's forms: under its offering
+ * (`https://host/api/marketplace-public-offerings/<uuid>/plans/<uuid>/`), as `/api/marketplace-plans/<uuid>/`,
+ * either without the host, or the bare uuid.
+ */
+export function planHyperlink() {
+  const pattern = new RegExp(
+    `^(?:(?:[a-z][a-z0-9+.-]*://[^/]+)?/api/(?:marketplace-public-offerings/${UUID_SOURCE}/plans|marketplace-plans)/)?(${UUID_SOURCE})/?$`,
+    'i',
+  );
+  return z
+    .string({ error: messages.string })
+    .max(500, messages.maxLength(500))
+    .regex(pattern, 'Invalid hyperlink - Object does not exist.')
+    .meta({ description: 'URL of the plan (its bare uuid is accepted too)' });
 }
 
 /** The uuid a `hyperlink()` value names. */

@@ -58,7 +58,11 @@ describe('NATS permissions', () => {
 
   it('finds the request patterns it checks (the walk over the exports sees them)', () => {
     expect(requestPatterns()).toEqual(
-      expect.arrayContaining(['marketplace.users.update', 'marketplace.orders.create', 'scheduler.health']),
+      expect.arrayContaining([
+        'marketplace.users.update',
+        'marketplace.backbone-orders.create',
+        'scheduler.health',
+      ]),
     );
   });
 
@@ -145,19 +149,33 @@ describe('NATS permissions', () => {
     }
   });
 
-  it('lets the gateway read the public streams with ordered consumers, never through a durable', () => {
+  it('lets the gateway create and read the feed stream with ordered consumers, and no service stream', () => {
     const gateway = perms.gateway;
-    const stream = names.streams.marketplace.name;
-    expect(
-      mayPublish(gateway, `$JS.API.CONSUMER.CREATE.${stream}.Xy12ordered.${names.namespace}.marketplace.>`),
-    ).toBe(true);
-    expect(mayPublish(gateway, `$JS.API.CONSUMER.MSG.NEXT.${stream}.Xy12ordered`)).toBe(true);
-    const durable = names.consumers.adapterOrderSubmitted.durable;
-    expect(mayPublish(gateway, `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`)).toBe(false);
-    expect(mayPublish(gateway, `$JS.API.CONSUMER.CREATE.${stream}.${durable}`)).toBe(false);
-    expect(mayPublish(gateway, `$JS.API.CONSUMER.DELETE.${stream}.${durable}`)).toBe(false);
-    expect(mayPublish(gateway, `$JS.API.STREAM.UPDATE.${stream}`)).toBe(false);
-    expect(mayPublish(gateway, `$JS.API.CONSUMER.CREATE.${names.streams.scheduler.name}.x`)).toBe(false);
+    const feed = names.feed.name;
+    expect(mayPublish(gateway, `$JS.API.STREAM.CREATE.${feed}`)).toBe(true);
+    expect(mayPublish(gateway, `$JS.API.STREAM.UPDATE.${feed}`)).toBe(true);
+    expect(mayPublish(gateway, `$JS.API.CONSUMER.CREATE.${feed}.Xy12ordered.${names.namespace}.>`)).toBe(
+      true,
+    );
+    expect(mayPublish(gateway, `$JS.API.CONSUMER.MSG.NEXT.${feed}.Xy12ordered`)).toBe(true);
+    expect(mayPublish(gateway, `${names.namespace}.marketplace.feed.order`)).toBe(false);
+    for (const stream of Object.values(names.streams).map((s) => s.name)) {
+      expect(mayPublish(gateway, `$JS.API.CONSUMER.CREATE.${stream}.Xy12ordered`)).toBe(false);
+      expect(mayPublish(gateway, `$JS.API.CONSUMER.MSG.NEXT.${stream}.Xy12ordered`)).toBe(false);
+      expect(mayPublish(gateway, `$JS.API.STREAM.UPDATE.${stream}`)).toBe(false);
+    }
+    const durable = names.consumers.adapterOrderSubmitted;
+    expect(mayPublish(gateway, `$JS.API.CONSUMER.MSG.NEXT.${durable.stream}.${durable.durable}`)).toBe(false);
+  });
+
+  it('puts every public event of a service under the subjects its feed source reads', () => {
+    const sourced = (subject: string) =>
+      names.feed.sources.some((source) => subject.startsWith(source.filter.slice(0, -1)));
+    const { offeringChanged, orderStateChanged, resourceStateChanged, accessChanged } = names.subjects;
+    for (const subject of [offeringChanged, orderStateChanged, resourceStateChanged, accessChanged])
+      expect(sourced(subject)).toBe(true);
+    expect(sourced(names.subjects.orderSubmitted('VMware.VirtualMachine'))).toBe(false);
+    expect(sourced(names.subjects.orderDone)).toBe(false);
   });
 
   it('lets no app delete or purge a stream, nor reach another namespace', () => {

@@ -61,10 +61,10 @@ export const REQUEST_ROUTES: Readonly<Record<string, RequestRoute>> = {
 };
 
 /**
- * The streams the gateway reads for Server-Sent Events with short-lived ordered consumers (the SSE
- * work): every public state change. The scheduler's stream holds only internal work requests.
+ * The gateway reads the feed stream (`topology.feed`, sourced from the services' streams) for
+ * Server-Sent Events with ordered consumers, and creates it: it is the feed's only reader.
  */
-export const SSE_STREAMS: readonly StreamKey[] = ['marketplace', 'vsphere'];
+export const FEED_READER: NatsApp = 'gateway';
 
 export interface SubjectGrant {
   readonly allow: string[];
@@ -146,15 +146,9 @@ export function natsPermissions(topology: Topology): Record<NatsApp, NatsPermiss
       .map(([key]) => topology.consumers[key]);
     const answers = routes.filter(([, route]) => route.responder === app).map(([token]) => token);
     const asks = routes.filter(([, route]) => route.requesters.includes(app)).map(([token]) => token);
-    const readers = app === 'gateway' ? SSE_STREAMS.map((key) => topology.streams[key].name) : [];
-    const reading = readers.map((stream) =>
-      orderedReaderApi(
-        stream,
-        Object.values(topology.consumers)
-          .filter((durable) => durable.stream === stream)
-          .map((durable) => durable.durable),
-      ),
-    );
+    const readers = app === FEED_READER ? [topology.feed.name] : [];
+    // The feed holds no durables of anyone: nothing to deny on it.
+    const reading = readers.map((stream) => orderedReaderApi(stream, []));
     const jetstream = ownStreams.length + ownDurables.length + readers.length > 0;
     return {
       publish: {
@@ -165,6 +159,7 @@ export function natsPermissions(topology: Topology): Record<NatsApp, NatsPermiss
           ...(jetstream ? [`${JS}.INFO`] : []),
           ...ownStreams.flatMap((stream) => streamOwnerApi(stream.name)),
           ...ownDurables.flatMap((durable) => durableOwnerApi(durable.stream, durable.durable)),
+          ...readers.flatMap((stream) => streamOwnerApi(stream)),
           ...reading.flatMap((grant) => grant.allow),
         ]),
         deny: unique(reading.flatMap((grant) => grant.deny)),

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
 /**
- * Requests the order service answers over core NATS (through @nestjs/microservices). Field names
- * are Waldur's wire names, because the gateway passes REST bodies through unchanged.
+ * The backbone's bare order path over core NATS, without a caller: what the fault suite drives the
+ * event flow with. Not routed by the gateway; the public order path is `ORDER_OPERATIONS`.
  */
 export const ORDER_PATTERNS = {
-  createOffering: 'marketplace.offerings.create',
-  createOrder: 'marketplace.orders.create',
-  getOrder: 'marketplace.orders.get',
+  createOffering: 'marketplace.backbone-offerings.create',
+  createOrder: 'marketplace.backbone-orders.create',
+  getOrder: 'marketplace.backbone-orders.get',
 } as const;
 
 export const createOfferingRequestSchema = z.strictObject({
@@ -41,13 +41,13 @@ export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
 
 export const getOrderRequestSchema = z.strictObject({ uuid: z.uuid('Must be a valid UUID.') });
 
-export type OrderState =
+export type BackboneOrderState =
   'pending-consumer' | 'pending-provider' | 'executing' | 'done' | 'erred' | 'canceled' | 'rejected';
 
-export interface OrderView {
+export interface BackboneOrderView {
   uuid: string;
   type: 'Create' | 'Update' | 'Terminate';
-  state: OrderState;
+  state: BackboneOrderState;
   offering_uuid: string;
   project_uuid: string;
   marketplace_resource_uuid: string;

@@ -13,7 +13,12 @@ export const orderSubmittedSchema = z.object({
   offeringUuid: z.uuid(),
   offeringType: z.string().min(1),
   projectUuid: z.uuid(),
+  /** The customer (organisation) of the project: whose assignments and folder the VM goes to. */
+  customerUuid: z.uuid().optional(),
   resourceUuid: z.uuid(),
+  /** Update and Terminate: the backend object the resource holds (the VM's uuid in vCenter). */
+  backendId: z.string().min(1).nullable().optional(),
+  /** As validated by the adapter at submission: links reduced to uuids, defaults filled in. */
   attributes: z.record(z.string(), z.unknown()),
   limits: z.record(z.string(), z.number().int().nonnegative()),
 });

@@ -17,3 +17,4 @@ export * from './sync-requested.event';
 export * from './sync-started.event';
 export * from './sync-finished.event';
 export * from './integration-state-changed.event';
+export * from './order-validation.request';

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * The public representations of orders and marketplace resources, with Waldur's field names: what
+ * `GET /api/marketplace-orders/{uuid}/` and `GET /api/marketplace-resources/{uuid}/` return (the
+ * gateway adds `url` and the hyperlinks), and what OrderStateChanged and ResourceStateChanged carry.
+ */
+
+export const ORDER_STATES = [
+  'pending-consumer',
+  'pending-provider',
+  'executing',
+  'done',
+  'erred',
+  'canceled',
+  'rejected',
+] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** Waldur's TERMINAL_STATES: an order here never moves again, except `erred` by `retry`. */
+export const TERMINAL_ORDER_STATES: readonly OrderState[] = ['done', 'erred', 'canceled', 'rejected'];
+
+export const ORDER_TYPES = ['Create', 'Update', 'Terminate'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+export const RESOURCE_STATES = ['Creating', 'OK', 'Erred', 'Updating', 'Terminating', 'Terminated'] as const;
+export type ResourceState = (typeof RESOURCE_STATES)[number];
+
+const scopeFields = {
+  offering_uuid: z.uuid(),
+  offering_name: z.string(),
+  offering_type: z.string(),
+  project_uuid: z.uuid(),
+  project_name: z.string(),
+  customer_uuid: z.uuid(),
+  customer_name: z.string(),
+  plan_uuid: z.uuid().nullable(),
+  plan_name: z.string().nullable(),
+};
+
+export const orderViewSchema = z.object({
+  uuid: z.uuid(),
+  type: z.enum(ORDER_TYPES),
+  state: z.enum(ORDER_STATES),
+  ...scopeFields,
+  /** The marketplace resource the order creates, changes or terminates. */
+  marketplace_resource_uuid: z.uuid(),
+  /** The backend object (the VM's uuid in vCenter) once there is one: Waldur's `resource_uuid`. */
+  resource_uuid: z.string().nullable(),
+  resource_name: z.string(),
+  attributes: z.record(z.string(), z.unknown()),
+  limits: z.record(z.string(), z.number()),
+  /** Monthly cost of the limits under the plan's prices, two decimals; null without a plan. */
+  cost: z.string().nullable(),
+  error_message: z.string(),
+  created_by_uuid: z.uuid().nullable(),
+  created_by_username: z.string().nullable(),
+  created: z.iso.datetime({ offset: true }),
+  modified: z.iso.datetime({ offset: true }),
+  completed_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type OrderView = z.infer<typeof orderViewSchema>;
+
+export const resourceViewSchema = z.object({
+  uuid: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  state: z.enum(RESOURCE_STATES),
+  ...scopeFields,
+  /** The backend object's uuid (the VM's uuid in vCenter): Waldur's `resource_uuid`. */
+  resource_uuid: z.string().nullable(),
+  /** The backend's own id of the object (the VM's managed object id, `vm-42`). */
+  backend_id: z.string().nullable(),
+  /** The backend object's type, e.g. `VMware.VirtualMachine`. */
+  resource_type: z.string(),
+  attributes: z.record(z.string(), z.unknown()),
+  limits: z.record(z.string(), z.number()),
+  cost: z.string().nullable(),
+  error_message: z.string(),
+  created: z.iso.datetime({ offset: true }),
+  modified: z.iso.datetime({ offset: true }),
+});
+export type ResourceView = z.infer<typeof resourceViewSchema>;
