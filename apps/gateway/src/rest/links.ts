@@ -1,4 +1,11 @@
-import type { CustomerView, ProjectView, RoleGrantView, UserView } from '@app/contracts';
+import type {
+  CustomerView,
+  OrderView,
+  ProjectView,
+  ResourceView,
+  RoleGrantView,
+  UserView,
+} from '@app/contracts';
 import type { HttpRequest } from './http-types';
 
 /** Absolute URLs of resources, built from the host the caller used (as Waldur's hyperlinks are). */
@@ -30,4 +37,23 @@ export const present = {
   }),
   user: (view: UserView, links: Links) => ({ url: links.resource('users', view.uuid), ...view }),
   grant: (view: RoleGrantView, links: Links) => ({ ...view, user: links.resource('users', view.user_uuid) }),
+  /** An order as REST and SSE show it: Waldur's links to its offering, plan, project and author. */
+  order: (view: OrderView, links: Links) => ({
+    url: links.resource('marketplace-orders', view.uuid),
+    ...view,
+    offering: links.resource('marketplace-public-offerings', view.offering_uuid),
+    plan: view.plan_uuid === null ? null : links.resource('marketplace-plans', view.plan_uuid),
+    project: links.resource('projects', view.project_uuid),
+    customer: links.resource('customers', view.customer_uuid),
+    marketplace_resource: links.resource('marketplace-resources', view.marketplace_resource_uuid),
+    created_by: view.created_by_uuid === null ? null : links.resource('users', view.created_by_uuid),
+  }),
+  resource: (view: ResourceView, links: Links) => ({
+    url: links.resource('marketplace-resources', view.uuid),
+    ...view,
+    offering: links.resource('marketplace-public-offerings', view.offering_uuid),
+    plan: view.plan_uuid === null ? null : links.resource('marketplace-plans', view.plan_uuid),
+    project: links.resource('projects', view.project_uuid),
+    customer: links.resource('customers', view.customer_uuid),
+  }),
 };

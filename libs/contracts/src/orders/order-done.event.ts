@@ -12,6 +12,13 @@ export const orderDoneSchema = z.object({
   resourceUuid: z.uuid(),
   /** The backend object's own id (the VM's uuid in vCenter), absent for a terminate order. */
   backendId: z.string().min(1).optional(),
+  /** The backend's own reference of the object (the VM's managed object id, `vm-42`). */
+  backendRef: z.string().min(1).optional(),
+  /**
+   * What the backend object has now, as the resource's limits (`cpu`, `ram`, `disk` in MiB): vCenter
+   * may round or refuse part of a change, and the resource shows what is, not what was asked.
+   */
+  limits: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 
 export type OrderDone = z.infer<typeof orderDoneSchema>;
