@@ -36,6 +36,9 @@ const scopeFields = {
   customer_name: z.string(),
   plan_uuid: z.uuid().nullable(),
   plan_name: z.string().nullable(),
+  /** The offering's customer: the provider who may review (and, for Basic, complete) the order. */
+  provider_uuid: z.uuid(),
+  provider_name: z.string(),
 };
 
 export const orderViewSchema = z.object({

@@ -53,6 +53,8 @@ export const orderDraftViewSchema = orderViewSchema.pick({
   customer_name: true,
   plan_uuid: true,
   plan_name: true,
+  provider_uuid: true,
+  provider_name: true,
   attributes: true,
   limits: true,
   cost: true,
@@ -64,6 +66,7 @@ export const orderListQuery = z.object({
   offering_uuid: z.uuid({ error: messages.uuid }).optional(),
   project_uuid: z.uuid({ error: messages.uuid }).optional(),
   customer_uuid: z.uuid({ error: messages.uuid }).optional(),
+  provider_uuid: z.uuid({ error: messages.uuid }).optional().meta({ description: "The offering's customer" }),
   resource_uuid: z
     .uuid({ error: messages.uuid })
     .optional()
