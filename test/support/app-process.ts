@@ -42,7 +42,10 @@ export class AppProcess {
     const entry = join(ROOT, 'dist', 'apps', this.app, 'apps', this.app, 'src', 'main.js');
     if (!existsSync(entry))
       throw new Error(`${entry} is missing: run \`npm run build\` before the e2e tests.`);
-    const child = spawn(NODE, [entry], {
+    // APP_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles every app a bench or test starts
+    // (Node refuses --cpu-prof in NODE_OPTIONS).
+    const nodeArgs = (process.env.APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const child = spawn(NODE, [...nodeArgs, entry], {
       cwd: ROOT,
       // A free metrics port per process: suites run several instances of one app side by side.
       env: { ...process.env, METRICS_PORT: '0', ...this.env },

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     const staff = new StaffBootstrapService(
       new UnitOfWork(dataSource),
       users,
-      new AuthService(new ApiTokenRepository(dataSource), users, config),
+      new AuthService(new ApiTokenRepository(dataSource), config),
     );
     const { created, token } = await staff.ensureStaffToken(username.data);
     process.stdout.write(

@@ -1,9 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, IsNull, LessThan, MoreThan, type EntityManager } from 'typeorm';
 import { ApiTokenEntity } from '../entities/api-token.entity';
+import { USER_GRANTS_COLUMNS, type UserGrants } from './role-grant.repository';
 
 /** How long a dead (revoked or expired) token is kept before it is deleted: enough to read "Token has expired." */
 const DEAD_TOKEN_KEPT_MS = 24 * 3_600_000;
+
+export interface TokenWithUser {
+  token: { expiresAt: Date; revokedAt: Date | null };
+  user: { uuid: string; username: string; isStaff: boolean; isActive: boolean; grants: UserGrants } | null;
+}
+
+const TOKEN_WITH_USER_SQL = `
+  SELECT t.expires_at, t.revoked_at, u.uuid, u.username, u.is_staff, u.is_active,
+    ${USER_GRANTS_COLUMNS}
+  FROM marketplace.api_tokens t LEFT JOIN marketplace.users u ON u.uuid = t.user_uuid
+  WHERE t.key_hash = $1`;
 
 /** API tokens, by the sha256 of their key: the key itself is never handed to this repository. */
 @Injectable()
@@ -17,8 +29,36 @@ export class ApiTokenRepository {
     await manager.getRepository(ApiTokenEntity).insert({ ...token, revokedAt: null });
   }
 
-  async getByHash(keyHash: string): Promise<ApiTokenEntity | null> {
-    return this.dataSource.getRepository(ApiTokenEntity).findOneBy({ keyHash });
+  /**
+   * The token, its user and the user's grants in one round trip: what a REST request's
+   * authentication and access check read, as one statement rather than five.
+   */
+  async getWithUser(keyHash: string): Promise<TokenWithUser | null> {
+    const rows = (await this.dataSource.query(TOKEN_WITH_USER_SQL, [keyHash])) as {
+      expires_at: Date;
+      revoked_at: Date | null;
+      uuid: string | null;
+      username: string | null;
+      is_staff: boolean | null;
+      is_active: boolean | null;
+      customers: UserGrants['customers'];
+      projects: UserGrants['projects'];
+    }[];
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    return {
+      token: { expiresAt: row.expires_at, revokedAt: row.revoked_at },
+      user:
+        row.uuid === null
+          ? null
+          : {
+              uuid: row.uuid,
+              username: row.username ?? '',
+              isStaff: !!row.is_staff,
+              isActive: !!row.is_active,
+              grants: { customers: row.customers, projects: row.projects },
+            },
+    };
   }
 
   /**

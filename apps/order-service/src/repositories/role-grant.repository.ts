@@ -21,6 +21,19 @@ export interface GrantWithUser {
   user: UserEntity;
 }
 
+/** A user's grants as two JSON columns of a statement on `marketplace.users u`. */
+export const USER_GRANTS_COLUMNS = `
+    COALESCE((SELECT json_agg(json_build_object('customerUuid', cp.customer_uuid, 'role', cp.role))
+                FROM marketplace.customer_permissions cp WHERE cp.user_uuid = u.uuid), '[]') AS customers,
+    COALESCE((SELECT json_agg(json_build_object('projectUuid', pp.project_uuid,
+                                                'customerUuid', p.customer_uuid, 'role', pp.role))
+                FROM marketplace.project_permissions pp JOIN marketplace.projects p ON p.uuid = pp.project_uuid
+               WHERE pp.user_uuid = u.uuid), '[]') AS projects`;
+
+const USER_WITH_GRANTS_SQL = `
+  SELECT u.is_staff, u.is_active, ${USER_GRANTS_COLUMNS}
+  FROM marketplace.users u WHERE u.uuid = $1`;
+
 type Scope = { kind: 'customer'; uuid: string } | { kind: 'project'; uuid: string };
 
 /** Role grants on customers and projects: one aggregate, two tables (each with its own foreign key). */
@@ -29,15 +42,30 @@ export class RoleGrantRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   async grantsOf(userUuid: string): Promise<UserGrants> {
-    const customers = await this.dataSource.getRepository(CustomerPermissionEntity).findBy({ userUuid });
-    const projects = await this.dataSource
-      .getRepository(ProjectPermissionEntity)
-      .createQueryBuilder('pp')
-      .innerJoin(ProjectEntity, 'p', 'p.uuid = pp.project_uuid')
-      .select(['pp.project_uuid AS "projectUuid"', 'p.customer_uuid AS "customerUuid"', 'pp.role AS "role"'])
-      .where('pp.user_uuid = :userUuid', { userUuid })
-      .getRawMany<{ projectUuid: string; customerUuid: string; role: ProjectRole }>();
-    return { customers: customers.map(({ customerUuid, role }) => ({ customerUuid, role })), projects };
+    const found = await this.userWithGrants(userUuid);
+    return found?.grants ?? { customers: [], projects: [] };
+  }
+
+  /**
+   * The user's staff and active flags with every grant, in one round trip: what every request's
+   * access check loads, so it is one statement rather than three. Null for an unknown user.
+   */
+  async userWithGrants(
+    userUuid: string,
+  ): Promise<{ isStaff: boolean; isActive: boolean; grants: UserGrants } | null> {
+    const rows = (await this.dataSource.query(USER_WITH_GRANTS_SQL, [userUuid])) as {
+      is_staff: boolean;
+      is_active: boolean;
+      customers: { customerUuid: string; role: CustomerRole }[];
+      projects: { projectUuid: string; customerUuid: string; role: ProjectRole }[];
+    }[];
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    return {
+      isStaff: row.is_staff,
+      isActive: row.is_active,
+      grants: { customers: row.customers, projects: row.projects },
+    };
   }
 
   /** Throws DuplicateRowError when the user holds the role already, ReferencedRowError when either side is gone. */

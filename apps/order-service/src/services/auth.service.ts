@@ -2,10 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ok, refuse, type AuthenticatedCaller, type RequestReply } from '@app/contracts';
 import { CONFIG } from '../config/config.token';
 import type { OrderServiceConfig } from '../config/order-service.config';
-import { generateTokenKey, hashTokenKey, renewedExpiry, tokenRefusal } from '../domain/api-token';
-import { ApiTokenRepository } from '../repositories/api-token.repository';
+import {
+  generateTokenKey,
+  hashTokenKey,
+  renewedExpiry,
+  tokenRefusal,
+  type TokenRefusal,
+} from '../domain/api-token';
+import { ApiTokenRepository, type TokenWithUser } from '../repositories/api-token.repository';
+
+type ResolvedUser = NonNullable<TokenWithUser['user']>;
 import type { Transaction } from '../repositories/unit-of-work';
-import { UserRepository } from '../repositories/user.repository';
 
 /**
  * Resolves `Authorization: Token <key>` to a user, and issues and revokes tokens. Every token
@@ -15,7 +22,6 @@ import { UserRepository } from '../repositories/user.repository';
 export class AuthService {
   constructor(
     private readonly tokens: ApiTokenRepository,
-    private readonly users: UserRepository,
     @Inject(CONFIG) private readonly config: Pick<OrderServiceConfig, 'TOKEN_LIFETIME_S'>,
   ) {}
 
@@ -24,15 +30,22 @@ export class AuthService {
   }
 
   async authenticate(key: string): Promise<RequestReply<AuthenticatedCaller>> {
-    const keyHash = hashTokenKey(key);
-    const token = await this.tokens.getByHash(keyHash);
-    const user = token ? await this.users.getById(token.userUuid) : null;
-    const now = new Date();
-    const refusal = tokenRefusal(token, user, now);
-    if (refusal || !token || !user) return refuse(401, refusal ?? 'Invalid token.');
-    const expiresAt = renewedExpiry(token.expiresAt, this.lifetimeMs, now);
-    if (expiresAt) await this.tokens.extend(keyHash, expiresAt, now);
+    const resolved = await this.resolve(key);
+    if ('refusal' in resolved) return refuse(401, resolved.refusal);
+    const { user } = resolved;
     return ok({ user_uuid: user.uuid, username: user.username, is_staff: user.isStaff });
+  }
+
+  /** The live user a token key stands for, with their grants, or why it stands for nobody. */
+  async resolve(key: string): Promise<{ user: ResolvedUser } | { refusal: TokenRefusal }> {
+    const keyHash = hashTokenKey(key);
+    const found = await this.tokens.getWithUser(keyHash);
+    const now = new Date();
+    const refusal = tokenRefusal(found?.token ?? null, found?.user ?? null, now);
+    if (refusal || !found?.user) return { refusal: refusal ?? 'Invalid token.' };
+    const expiresAt = renewedExpiry(found.token.expiresAt, this.lifetimeMs, now);
+    if (expiresAt) await this.tokens.extend(keyHash, expiresAt, now);
+    return { user: found.user };
   }
 
   /** A new token for the user; the key is returned once and only its hash is stored. */

@@ -2,21 +2,17 @@ import { Injectable } from '@nestjs/common';
 import type { ProjectRole } from '@app/contracts';
 import type { Principal, UserRoles } from '../domain/access-policy';
 import { RoleGrantRepository, type UserGrants } from '../repositories/role-grant.repository';
-import { UserRepository } from '../repositories/user.repository';
 
 /** Loads what the access policy needs to know about a caller, or about another user. */
 @Injectable()
 export class PrincipalService {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly grants: RoleGrantRepository,
-  ) {}
+  constructor(private readonly grants: RoleGrantRepository) {}
 
   /** Null for a user who no longer exists or was deactivated since the gateway resolved the token. */
   async load(userUuid: string): Promise<Principal | null> {
-    const user = await this.users.getById(userUuid);
+    const user = await this.grants.userWithGrants(userUuid);
     if (!user || !user.isActive) return null;
-    return principalFrom(user.uuid, user.isStaff, await this.grants.grantsOf(user.uuid));
+    return principalFrom(userUuid, user.isStaff, user.grants);
   }
 
   async rolesOf(userUuid: string): Promise<UserRoles> {

@@ -5,11 +5,24 @@ import { messages, queryInteger } from './wire-fields';
 const clientAddress = z.string().min(1).max(64);
 
 /**
- * Who asks: the user the gateway resolved the `Authorization: Token` header to, and from where
- * (the address throttles guesses of a current password).
+ * Who asks, and from where (the address throttles guesses of a current password): either the
+ * `Authorization: Token` key as the client sent it, which the order service resolves in the same
+ * round trip as the operation (a REST request costs one NATS request, and a revoked token stops
+ * at once), or the user a token was already resolved to (the gateway's follow-up questions).
  */
-export const callerSchema = z.strictObject({ user_uuid: z.uuid(), address: clientAddress.optional() });
+export const callerSchema = z
+  .strictObject({
+    user_uuid: z.uuid().optional(),
+    token: z.string().min(1).max(200).optional(),
+    address: clientAddress.optional(),
+  })
+  .refine((caller) => (caller.user_uuid === undefined) !== (caller.token === undefined), {
+    message: 'Give either the user or the token.',
+  });
 export type Caller = z.infer<typeof callerSchema>;
+
+/** A caller once the order service has resolved its token: always a user. */
+export type ResolvedCaller = Omit<Caller, 'user_uuid' | 'token'> & { user_uuid: string };
 
 /** Who asks a public operation (login): nobody yet, only an address. */
 export const clientSchema = z.strictObject({ address: clientAddress });

@@ -1,0 +1,75 @@
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+
+export interface LoadResult {
+  requests: number;
+  failures: number;
+  statuses: Record<string, number>;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * `total` requests through `concurrency` keep-alive connections, each worker sending its next
+ * request when the last one answered (closed loop, as 50 clients would). Latency per request in ms.
+ */
+export async function runLoad(
+  origin: string,
+  total: number,
+  concurrency: number,
+  next: (index: number) => LoadRequest,
+  expectStatus: (status: number) => boolean = (status) => status < 300,
+): Promise<LoadResult> {
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let issued = 0;
+  let failures = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (issued < total) {
+      const request = next(issued++);
+      const t0 = performance.now();
+      const answer = await pool.request({
+        method: request.method,
+        path: request.path,
+        headers: { 'content-type': 'application/json', ...request.headers },
+        body: request.body,
+      });
+      await answer.body.text();
+      latencies.push(performance.now() - t0);
+      statuses[answer.statusCode] = (statuses[answer.statusCode] ?? 0) + 1;
+      if (!expectStatus(answer.statusCode)) failures += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (p: number) =>
+    round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+  return {
+    requests: total,
+    failures,
+    statuses,
+    seconds: round(seconds),
+    perSecond: Math.round(total / seconds),
+    p50: at(50),
+    p99: at(99),
+    max: round(sorted[sorted.length - 1]),
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
