@@ -34,16 +34,18 @@ export class ApiTokenRepository {
    * authentication and access check read, as one statement rather than five.
    */
   async getWithUser(keyHash: string): Promise<TokenWithUser | null> {
-    const rows = (await this.dataSource.query(TOKEN_WITH_USER_SQL, [keyHash])) as {
-      expires_at: Date;
-      revoked_at: Date | null;
-      uuid: string | null;
-      username: string | null;
-      is_staff: boolean | null;
-      is_active: boolean | null;
-      customers: UserGrants['customers'];
-      projects: UserGrants['projects'];
-    }[];
+    const rows = await this.dataSource.query<
+      {
+        expires_at: Date;
+        revoked_at: Date | null;
+        uuid: string | null;
+        username: string | null;
+        is_staff: boolean | null;
+        is_active: boolean | null;
+        customers: UserGrants['customers'];
+        projects: UserGrants['projects'];
+      }[]
+    >(TOKEN_WITH_USER_SQL, [keyHash]);
     if (rows.length === 0) return null;
     const [row] = rows;
     return {

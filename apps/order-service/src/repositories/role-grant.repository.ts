@@ -3,7 +3,6 @@ import type { CustomerRole, ProjectRole } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { CustomerPermissionEntity } from '../entities/customer-permission.entity';
 import { ProjectPermissionEntity } from '../entities/project-permission.entity';
-import { ProjectEntity } from '../entities/project.entity';
 import { UserEntity } from '../entities/user.entity';
 import { translateDbErrors, type PageRequest } from './db-errors';
 
@@ -53,12 +52,14 @@ export class RoleGrantRepository {
   async userWithGrants(
     userUuid: string,
   ): Promise<{ isStaff: boolean; isActive: boolean; grants: UserGrants } | null> {
-    const rows = (await this.dataSource.query(USER_WITH_GRANTS_SQL, [userUuid])) as {
-      is_staff: boolean;
-      is_active: boolean;
-      customers: { customerUuid: string; role: CustomerRole }[];
-      projects: { projectUuid: string; customerUuid: string; role: ProjectRole }[];
-    }[];
+    const rows = await this.dataSource.query<
+      {
+        is_staff: boolean;
+        is_active: boolean;
+        customers: UserGrants['customers'];
+        projects: UserGrants['projects'];
+      }[]
+    >(USER_WITH_GRANTS_SQL, [userUuid]);
     if (rows.length === 0) return null;
     const [row] = rows;
     return {
