@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { ASSIGNMENT_FIELDS, type AssignmentKind } from '@app/contracts';
+import { VcsimLibrary } from '../../apps/vsphere-adapter/test/support/vcsim-library';
+import { DemoRegistration } from '../../scripts/demo/demo-registration';
+import { DEMO_CUSTOMER, DEMO_PROJECT } from '../../scripts/demo/demo-objects';
+import { GatewayClient } from '../../scripts/demo/gateway-client';
+import { ApiSession, type Json } from './api-session';
+import { AppProcess } from './app-process';
+import { freePort } from './free-port';
+import { createTestDatabase, type TestDatabase } from './test-database';
+import { testEnv } from './test-env';
+import { createTestNats, type TestNats } from './test-nats';
+import { startVcsimWithFront, type VcsimWithFront } from './vcsim-front';
+
+export interface MarketplaceOptions {
+  /** Templates to publish in vcsim's library before the offering synchronises (default one Ubuntu). */
+  readonly templates?: readonly string[];
+  /** Extra environment of the vSphere adapter (deploy timeouts, ...). */
+  readonly adapterEnv?: Record<string, string>;
+  /** Extra environment of every app. */
+  readonly env?: Record<string, string>;
+}
+
+type Named = Json & { uuid: string; name: string };
+
+/**
+ * The whole system on vcsim, ready to take VM orders, registered through the public REST API the way
+ * `npm start`'s demo is (scripts/demo): vcsim behind the vCenter 8 front with published templates;
+ * the order service, the vSphere adapter and the gateway as processes on a database and NATS
+ * namespace of their own; a provider organisation with an active, priced offering connected to the
+ * vcsim and synchronised; a customer organisation with a project. Users: `staff`, and `member`, an
+ * owner of the customer organisation.
+ */
+export class VsphereMarketplace {
+  readonly apps: Record<'orderService' | 'adapter' | 'gateway', AppProcess>;
+  offering!: Named & { plans: Named[] };
+  customer!: Named;
+  project!: Named;
+  templates: Named[] = [];
+
+  private constructor(
+    readonly sim: VcsimWithFront,
+    readonly library: VcsimLibrary,
+    readonly db: TestDatabase,
+    readonly nats: TestNats,
+    readonly api: ApiSession,
+    readonly env: Record<string, string>,
+    adapterEnv: Record<string, string>,
+    port: number,
+  ) {
+    this.apps = {
+      orderService: new AppProcess('order-service', env),
+      adapter: new AppProcess('vsphere-adapter', { ...env, ...adapterEnv }),
+      gateway: new AppProcess('gateway', { ...env, GATEWAY_PORT: String(port) }),
+    };
+  }
+
+  static async start(label: string, options: MarketplaceOptions = {}): Promise<VsphereMarketplace> {
+    const password = `pw-${randomBytes(12).toString('hex')}`;
+    const sim = await startVcsimWithFront({ username: 'svc@vsphere.local', password });
+    const library = await VcsimLibrary.open(sim);
+    const published = [];
+    for (const name of options.templates ?? ['Ubuntu-24.04'])
+      published.push({ name, id: await library.publish(name) });
+    const db = await createTestDatabase(label);
+    const nats = await createTestNats(label);
+    const port = await freePort();
+    const env = {
+      DATABASE_URL: db.url,
+      NATS_URL: testEnv.natsUrl,
+      NATS_NAMESPACE: nats.topology.namespace,
+      OUTBOX_SWEEP_MS: '500',
+      ...options.env,
+    };
+    const adapterEnv = {
+      CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      VSPHERE_SYNC_SWEEP_MS: '500',
+      ...options.adapterEnv,
+    };
+    const api = new ApiSession(`http://127.0.0.1:${port}`, db.url);
+    const system = new VsphereMarketplace(sim, library, db, nats, api, env, adapterEnv, port);
+    await Promise.all([
+      system.apps.orderService.start(),
+      system.apps.adapter.start(),
+      system.apps.gateway.start('gateway listening'),
+    ]);
+    await api.bootstrapStaff('staff', env);
+    const registration = new DemoRegistration(new GatewayClient(api.base, api.tokens.staff), () => undefined);
+    const offering = await registration.run(
+      { url: sim.url, username: sim.username, password: sim.password, caPem: sim.caPem },
+      published,
+      60_000,
+    );
+    system.offering = offering;
+    const customers = await api.ok<Named[]>(
+      'staff',
+      'GET',
+      `/api/customers/?name=${encodeURIComponent(DEMO_CUSTOMER.name)}`,
+    );
+    system.customer = customers[0];
+    const projects = await api.ok<Named[]>(
+      'staff',
+      'GET',
+      `/api/projects/?customer_uuid=${system.customer.uuid}&name=${encodeURIComponent(DEMO_PROJECT.name)}`,
+    );
+    system.project = projects[0];
+    system.templates = await api.ok<Named[]>(
+      'staff',
+      'GET',
+      `/api/vmware-templates/?offering_uuid=${system.offering.uuid}&page_size=100`,
+    );
+    await api.user('member', 'staff');
+    await api.ok('staff', 'POST', `/api/customers/${system.customer.uuid}/add_user/`, {
+      user: api.users.member,
+      role: 'CUSTOMER.OWNER',
+    });
+    return system;
+  }
+
+  /** The inventory of `kind` (`vmware-networks`, `vmware-folders`, ...) of the offering, as staff see it. */
+  async inventory(kind: string): Promise<Named[]> {
+    return this.api.ok<Named[]>(
+      'staff',
+      'GET',
+      `/api/${kind}/?offering_uuid=${this.offering.uuid}&page_size=100`,
+    );
+  }
+
+  /** Assigns an inventory object to a customer, as staff do (`POST /api/vmware-customer-<kind>/`). */
+  async assign(
+    kind: Exclude<AssignmentKind, 'existing-vm-networks'>,
+    objectUuid: string,
+    customerUuid = this.customer.uuid,
+  ): Promise<void> {
+    await this.api.ok('staff', 'POST', `/api/vmware-customer-${kind}/`, {
+      customer: customerUuid,
+      [ASSIGNMENT_FIELDS[kind].field]: objectUuid,
+    });
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(Object.values(this.apps).map((app) => app.stop()));
+    await this.library.close();
+    await this.sim.stop();
+    await this.nats.close();
+    await this.db.drop();
+  }
+}
