@@ -6,10 +6,7 @@ const schema = serviceConfigSchema({
   ...metricsConfigShape(9102),
   ORDER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(256).default(8),
   // vSphere integration (issue 9).
-  VSPHERE_BASIC_MODE: z
-    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
-    .default('false')
-    .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
+  VSPHERE_BASIC_MODE: env.flag(false),
   VSPHERE_SYNC_CONCURRENCY: z.coerce
     .number({ error: 'must be a whole number' })
     .int()

@@ -24,6 +24,8 @@ export interface OutboxRelayOptions {
   metrics?: MessagingMetrics;
   /** The publish call; tests inject failures here. */
   publish?: Publish;
+  /** False: this relay never publishes (OUTBOX_RELAY_ENABLED=false); events wait for another. */
+  enabled?: boolean;
 }
 
 // A pass that finds another relay's turn in progress comes back this soon.
@@ -60,11 +62,18 @@ export class OutboxRelay {
   private retryTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
-  private stopped = false;
+  private stopped: boolean;
 
-  constructor(private readonly options: OutboxRelayOptions) {}
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.stopped = !this.enabled;
+  }
+
+  get enabled(): boolean {
+    return this.options.enabled ?? true;
+  }
 
   start(): void {
+    if (!this.enabled) return;
     this.timer = setInterval(() => this.wake(), this.options.sweepMs);
     this.wake();
   }

@@ -87,6 +87,7 @@ export async function bootstrapService<C extends ServiceConfig>(
       nats: natsConnectionOptions(config, definition.app),
       namespace: config.NATS_NAMESPACE,
       outboxSweepMs: config.OUTBOX_SWEEP_MS,
+      relayEnabled: config.OUTBOX_RELAY_ENABLED,
       eventHistoryMs: config.EVENT_HISTORY_MS,
       ownedStreams: (topology) => definition.ownedStreams(topology, config),
       consumedStreams: (topology) => definition.consumedStreams(topology, config),

@@ -24,6 +24,8 @@ export interface ServiceRuntimeOptions {
   nats: ConnectionOptions;
   namespace: string;
   outboxSweepMs: number;
+  /** False: the relay never runs in this process (events wait in the outbox for one that does). */
+  relayEnabled?: boolean;
   /** How long the streams keep events: past it, inbox ids and published outbox rows are pruned. */
   eventHistoryMs: number;
   /** The streams this service publishes to; it creates them, idempotently, at start. */
@@ -73,6 +75,7 @@ export class ServiceRuntime {
       js,
       logger: options.logger,
       sweepMs: options.outboxSweepMs,
+      enabled: options.relayEnabled ?? true,
       natsUp: () => isNatsUp(nats),
       metrics,
     });
@@ -100,6 +103,8 @@ export class ServiceRuntime {
   }
 
   start(): void {
+    if (!this.relay.enabled)
+      this.logger.warn('outbox relay disabled (OUTBOX_RELAY_ENABLED=false): events stay in the outbox');
     this.relay.start();
     this.housekeeping.start();
   }

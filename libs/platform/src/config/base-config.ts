@@ -37,6 +37,11 @@ export const natsConfigShape = {
 export const serviceConfigShape = {
   DATABASE_URL: env.postgresUrl(),
   OUTBOX_SWEEP_MS: env.milliseconds(5_000),
+  /**
+   * Off: this instance publishes nothing from its outbox (events wait there for an instance whose
+   * relay runs). For maintenance, and for the fault tests that need a commit left unpublished.
+   */
+  OUTBOX_RELAY_ENABLED: env.flag(true),
   CONSUMER_ACK_WAIT_MS: env.milliseconds(30_000),
   /** A handler still running after this is abandoned and its message redelivered. */
   CONSUMER_HANDLER_TIMEOUT_MS: env.milliseconds(120_000),

@@ -49,6 +49,7 @@ describe('the base schemas every app extends', () => {
       LOG_LEVEL: 'info',
       SHUTDOWN_GRACE_MS: 10_000,
       OUTBOX_SWEEP_MS: 5_000,
+      OUTBOX_RELAY_ENABLED: true,
       CONSUMER_ACK_WAIT_MS: 30_000,
       CONSUMER_HANDLER_TIMEOUT_MS: 120_000,
       EVENT_HISTORY_MS: 7 * 24 * 3_600_000,

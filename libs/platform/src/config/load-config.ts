@@ -95,6 +95,12 @@ export const env = {
       .string()
       .regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be lowercase letters, digits and dashes, starting with a letter')
       .default('vmm'),
+  /** true/false, also 1/0, yes/no, on/off. */
+  flag: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   milliseconds: (fallback: number) =>
     z.coerce
