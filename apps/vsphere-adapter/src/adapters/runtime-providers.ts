@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { InboxRepository, type ServiceRuntime } from '@app/messaging';
+import { observeVcenterCalls } from '../metrics/vcenter-call-metrics';
 import { EventOutbox } from './event-outbox';
 
 /** The service's logger (pino), for services that log. */
@@ -7,6 +8,7 @@ export const LOGGER = Symbol('Logger');
 
 /** The few runtime collaborators the adapter's services inject, instead of the whole runtime. */
 export function runtimeProviders(runtime: ServiceRuntime): Provider[] {
+  observeVcenterCalls(runtime.metrics.registry);
   return [
     { provide: LOGGER, useValue: runtime.logger },
     { provide: EventOutbox, useValue: new EventOutbox(runtime.outbox, runtime.relay, runtime.topology) },

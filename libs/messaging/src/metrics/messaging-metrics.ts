@@ -20,7 +20,11 @@ export class MessagingMetrics {
   readonly outboxPublished: Counter;
   readonly outboxParked: Counter;
 
-  constructor(registry: Registry, probes?: MessagingProbes) {
+  constructor(
+    /** The app's registry: where an app adds metrics of its own. */
+    readonly registry: Registry,
+    probes?: MessagingProbes,
+  ) {
     const registers = [registry];
     this.requests = new Counter({
       name: 'nats_requests_total',
