@@ -61,11 +61,6 @@ describe('Prometheus metrics of the gateway and the services', () => {
     await db?.drop();
   });
 
-  function metricsUrlOf(app: AppProcess): string {
-    const line = app.lines.find((candidate) => candidate.msg === `${app.app} started`);
-    return String(line?.metrics);
-  }
-
   it('serves request counts and latencies per route and the NATS link state on the gateway', async () => {
     expect((await fetch(`${gatewayUrl}/health`)).status).toBe(200);
     expect((await fetch(`${gatewayUrl}/api/customers/`)).status).toBe(401);
@@ -103,7 +98,7 @@ describe('Prometheus metrics of the gateway and the services', () => {
     const deadline = Date.now() + 20_000;
     let families: PrometheusScrape;
     for (;;) {
-      families = await scrape(metricsUrlOf(orderService));
+      families = await scrape(orderService.metricsUrl);
       const done = families.samples.some(
         (found) => found.name === 'jetstream_consumer_messages_total' && found.labels.outcome === 'done',
       );
@@ -131,7 +126,7 @@ describe('Prometheus metrics of the gateway and the services', () => {
     expect(sample(families, 'nats_connected', { app: 'order-service' })).toBe(1);
     expect(families.types.jetstream_consumer_redeliveries_total).toBe('counter');
 
-    const adapterFamilies = await scrape(metricsUrlOf(adapter));
+    const adapterFamilies = await scrape(adapter.metricsUrl);
     expect(
       sample(adapterFamilies, 'jetstream_consumer_messages_total', {
         durable: nats.topology.consumers.adapterOrderSubmitted.durable,
@@ -140,7 +135,7 @@ describe('Prometheus metrics of the gateway and the services', () => {
     ).toBe(1);
     expect(sample(adapterFamilies, 'outbox_published_total')).toBe(1);
 
-    const schedulerFamilies = await scrape(metricsUrlOf(scheduler));
+    const schedulerFamilies = await scrape(scheduler.metricsUrl);
     expect(
       sample(schedulerFamilies, 'process_resident_memory_bytes', { app: 'sync-scheduler' }),
     ).toBeGreaterThan(0);

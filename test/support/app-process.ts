@@ -85,6 +85,13 @@ export class AppProcess {
     }
   }
 
+  /** Where a service serves `/metrics` (a free port each start), from its start-up line. */
+  get metricsUrl(): string {
+    const line = this.lines.find((candidate) => candidate.msg === `${this.app} started`);
+    if (typeof line?.metrics !== 'string') throw new Error(`${this.app} has not logged its metrics address`);
+    return line.metrics;
+  }
+
   /** SIGKILL is a crash: no shutdown hook runs, nothing is acked or flushed. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     if (!this.child || this.child.exitCode !== null) return this.child?.exitCode ?? null;
