@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { callRest, createStaffToken, runSql, successBody, type Answer } from './rest-client';
+import { callRest, createStaffToken, insertToken, runSql, successBody, type Answer } from './rest-client';
 
 export type Json = Record<string, unknown>;
 export type { Answer };
@@ -29,13 +28,7 @@ export class ApiSession {
   async user(name: string, staff: string): Promise<string> {
     const created = await this.ok<Json>(staff, 'POST', '/api/users/', { username: name, full_name: name });
     this.users[name] = created.uuid as string;
-    this.tokens[name] = randomBytes(20).toString('hex');
-    const hash = createHash('sha256').update(this.tokens[name]).digest('hex');
-    // Every token expires (issue 8): an hour is the default lifetime.
-    await this.sql(
-      `INSERT INTO marketplace.api_tokens (key_hash, user_uuid, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
-      [hash, this.users[name]],
-    );
+    this.tokens[name] = await insertToken(this.databaseUrl, this.users[name]);
     return this.users[name];
   }
 

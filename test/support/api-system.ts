@@ -3,7 +3,7 @@ import { freePort } from './free-port';
 import { createTestDatabase, type TestDatabase } from './test-database';
 import { testEnv } from './test-env';
 import { createTestNats, type TestNats } from './test-nats';
-import { callRest, createStaffToken, runSql, successBody, type Answer } from './rest-client';
+import { callRest, createStaffToken, insertToken, runSql, successBody, type Answer } from './rest-client';
 
 export type { Answer };
 
@@ -98,6 +98,11 @@ export class ApiSystem {
     body?: unknown,
   ): Promise<T> {
     return successBody(await this.call<T>(token, method, path, body), method, path);
+  }
+
+  /** A new token of an existing user (an hour's lifetime). */
+  async createToken(userUuid: string): Promise<string> {
+    return insertToken(this.db.url, userUuid);
   }
 
   async sql<T>(text: string, values: unknown[] = []): Promise<T[]> {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -57,4 +58,16 @@ export async function createStaffToken(username: string, env: Record<string, str
     { cwd: ROOT, env: { ...process.env, ...env } },
   );
   return stdout.trim().split('\n').pop() ?? '';
+}
+
+/** A new API token of the user, written as the order service stores one (its sha256), valid for an hour. */
+export async function insertToken(databaseUrl: string, userUuid: string): Promise<string> {
+  const token = randomBytes(20).toString('hex');
+  const hash = createHash('sha256').update(token).digest('hex');
+  await runSql(
+    databaseUrl,
+    `INSERT INTO marketplace.api_tokens (key_hash, user_uuid, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
+    [hash, userUuid],
+  );
+  return token;
 }
