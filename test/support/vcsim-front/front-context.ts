@@ -20,6 +20,8 @@ export interface FrontContext {
   readonly undescribedTemplates: Map<string, UndescribedDetails>;
   /** While set, every `/api` request waits for it before it is served (tests hold a sync mid-way). */
   gate?: Promise<void>;
+  /** Test control: a deploy answers this long after its VM exists (a slow clone; 0 = at once). */
+  deployAnswerDelayMs: number;
 }
 
 /** How vCenter 8 answers the details of a vm-template item it cannot describe. */

@@ -1,4 +1,11 @@
-import { asMoRef, readVmDevices, type MoRef, type NetworkInfo } from '@app/vim25';
+import {
+  asMoRef,
+  powerOnVm,
+  readVmDevices,
+  type MoRef,
+  type NetworkInfo,
+  type VimConnection,
+} from '@app/vim25';
 import { ApiError } from './api-errors';
 import { applyDeployFixups } from './deploy-fixups';
 import {
@@ -149,9 +156,8 @@ export async function deployVmTemplate(ctx: FrontContext, req: ApiRequest, id: s
   const pool = await placementPool(ctx, placement);
   if (pool === undefined) throw invalid('placement needs a resource_pool, a cluster or a host.', 'placement');
   const host = str(placement.host, 'placement.host');
-  const folder =
-    str(placement.folder, 'placement.folder') ??
-    asMoRef((await readObject(soap, template, ['parent'], 'template')).props.get('parent'))?.value;
+  // vCenter 8: "This field is currently required" (DeployPlacementSpec.folder); nothing is created.
+  const folder = required(placement.folder, 'placement.folder');
   const datastore =
     str(obj(spec.disk_storage, 'disk_storage')?.datastore, 'disk_storage.datastore') ??
     str(obj(spec.vm_home_storage, 'vm_home_storage')?.datastore, 'vm_home_storage.datastore');
@@ -182,9 +188,10 @@ export async function deployVmTemplate(ctx: FrontContext, req: ApiRequest, id: s
   if (spec.powered_on !== undefined && typeof spec.powered_on !== 'boolean')
     throw invalid('powered_on must be a boolean.', 'powered_on');
 
+  const description = str(spec.description, 'description');
   const restSpec = {
     name,
-    description: str(spec.description, 'description'),
+    description,
     placement: { folder, resource_pool: pool, host },
     disk_storage: datastore === undefined ? undefined : { datastore },
     powered_on: false,
@@ -211,8 +218,17 @@ export async function deployVmTemplate(ctx: FrontContext, req: ApiRequest, id: s
       numCoresPerSocket,
       memoryMB,
       nics,
-      poweredOn: spec.powered_on === true,
+      annotation: description,
     },
   );
+  if (ctx.deployAnswerDelayMs > 0)
+    await new Promise((resolve) => setTimeout(resolve, ctx.deployAnswerDelayMs));
+  // vCenter 8 powers on (and customises the guest) asynchronously after the deploy answered: a
+  // failure then does not fail the deploy and leaves the VM off.
+  if (spec.powered_on === true) setTimeout(() => void powerOnLater(soap, vm), 50);
   return { status: 200, body: vm };
+}
+
+async function powerOnLater(soap: VimConnection, vm: string): Promise<void> {
+  await powerOnVm(soap, { type: 'VirtualMachine', value: vm }, { timeoutMs: 60_000 }).catch(() => undefined);
 }
