@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import { buildEnvelope, publishEvent } from '@app/messaging';
 import { jetstream } from '@nats-io/jetstream';
+import { asString, readVirtualMachines, retrieveFromView, type VimConnection, type VmInfo } from '@app/vim25';
 import { readEnvelopes } from '../../../../test/support/stream-reader';
 import type { TestNats } from '../../../../test/support/test-nats';
 import { ask, dataOf, staff, type RequestClient } from './requests';
@@ -139,4 +140,39 @@ export async function waitForAnswer(
     if (Date.now() > deadline) throw new Error(`no answer to order ${orderUuid}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The VMs in vcsim whose annotation carries the order's mark (read independently of the adapter). */
+export async function vmsOfOrder(ctx: VimConnection, orderUuid: string): Promise<VmInfo[]> {
+  const marked = await retrieveFromView(ctx.caller, ctx.content, {
+    types: ['VirtualMachine'],
+    propSet: [{ type: 'VirtualMachine', pathSet: ['config.annotation'] }],
+  });
+  const morefs = marked
+    .filter((o) =>
+      (asString(o.props.get('config.annotation')) ?? '').includes(`marketplace-order:${orderUuid}`),
+    )
+    .map((o) => o.obj.value);
+  return (await readVirtualMachines(ctx)).filter((vm) => morefs.includes(vm.ref.value));
+}
+
+/** Waits until the adapter's OrderSubmitted consumer holds nothing: every message acked. */
+export async function consumerSettled(nats: TestNats, timeoutMs = 30_000): Promise<void> {
+  const { stream, durable } = nats.topology.consumers.adapterOrderSubmitted;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await nats.jsm.consumers.info(stream, durable);
+    if (info.num_pending === 0 && info.num_ack_pending === 0) return;
+    if (Date.now() > deadline) throw new Error(`consumer not settled: ${JSON.stringify(info)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Publishes the same envelope again under another Nats-Msg-Id (a redelivery the stream cannot drop). */
+export async function republish(nats: TestNats, envelope: Envelope<OrderSubmitted>): Promise<void> {
+  await jetstream(nats.nc).publish(
+    nats.topology.subjects.orderSubmitted('VMware.VirtualMachine'),
+    JSON.stringify(envelope),
+    { msgID: randomUUID() },
+  );
 }
