@@ -38,6 +38,14 @@ const POWER: Record<string, RuntimeState> = {
 
 const vmRef = (moref: string): MoRef => ({ type: 'VirtualMachine', value: moref });
 
+/**
+ * Whether the annotation's last line is `mark`: the mark is written after the user's description,
+ * so a description that quotes another order's mark never passes for it. Pure.
+ */
+export function endsWithLine(annotation: string, mark: string): boolean {
+  return annotation.trimEnd().split('\n').pop()?.trim() === mark;
+}
+
 /** Maps a VM read over vim25. Pure. */
 export function toRemoteVm(info: VmInfo, annotation: string): RemoteVm {
   return {
@@ -111,7 +119,7 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
     );
     const found = objects.find(
       (o) =>
-        (asString(o.props.get('config.annotation')) ?? '').includes(mark) &&
+        endsWithLine(asString(o.props.get('config.annotation')) ?? '', mark) &&
         asBoolean(o.props.get('config.template')) !== true,
     );
     return found === undefined ? undefined : this.read(connection, found.obj.value, options);

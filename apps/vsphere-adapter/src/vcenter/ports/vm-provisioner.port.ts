@@ -61,7 +61,7 @@ export interface VmCallOptions {
  * waits) run on connections of their own, so they never hold the ones short reads use.
  */
 export interface VmProvisioner {
-  /** The VM whose annotation carries `mark`, if vCenter has one. One property-collector round trip. */
+  /** The VM whose annotation ends with the line `mark`, if vCenter has one. One property-collector round trip. */
   findMarked(
     connection: VcenterConnection,
     mark: string,
