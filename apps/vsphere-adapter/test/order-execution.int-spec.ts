@@ -265,7 +265,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       data: {
         orderUuid: order.orderUuid,
         resourceUuid: order.resourceUuid,
-        errorMessage: `vCenter's REST API answered NOT_FOUND: Library item with identifier ${templateItem} does not exist.`,
+        errorMessage: `Library item with identifier ${templateItem} does not exist.`,
         faultType: 'NOT_FOUND',
       },
     });

@@ -37,7 +37,9 @@ export function erredOf(order: OrderSubmitted, error: unknown): OrderOutcome {
     answer: {
       orderUuid: order.orderUuid,
       resourceUuid: order.resourceUuid,
-      errorMessage: describeVcenterError(error) || 'The order failed.',
+      // vCenter's own words (its error type goes in faultType); other failures described as for a sync.
+      errorMessage:
+        (error instanceof VapiError ? error.message : describeVcenterError(error)) || 'The order failed.',
       ...(faultType === undefined ? {} : { faultType }),
     },
   };
