@@ -116,16 +116,22 @@ export class OrderExecutionService {
   private async answer(envelope: Envelope<OrderSubmitted>, outcome: OrderOutcome): Promise<void> {
     const { orderUuid } = envelope.data;
     const { subjects } = this.events;
-    await this.inbox.runOnce(envelope, async (tx) => {
-      if (!(await this.vms.markAnswered(tx, orderUuid, outcome.kind))) return;
+    const result = await this.inbox.runOnce(envelope, async (tx) => {
+      if (!(await this.vms.markAnswered(tx, orderUuid, outcome.kind))) return false;
       if (outcome.kind === 'done') {
         await outcome.record?.(tx);
         await this.events.append(tx, subjects.orderDone, OrderDoneEvent, outcome.answer, orderUuid);
       } else {
         await this.events.append(tx, subjects.orderErred, OrderErredEvent, outcome.answer, orderUuid);
       }
+      return true;
     });
+    if (result.duplicate || !result.result) {
+      this.logger.info({ orderUuid, eventId: envelope.id }, 'order answered by another delivery meanwhile');
+      return;
+    }
     this.events.wake();
-    this.logger.info({ orderUuid, outcome: outcome.kind }, `order answered: ${outcome.kind}`);
+    const type = outcome.kind === 'done' ? 'OrderDone' : 'OrderErred';
+    this.logger.info({ orderUuid, eventId: envelope.id }, `OrderSubmitted answered with ${type}`);
   }
 }
