@@ -256,6 +256,21 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     ).toEqual([]);
   });
 
+  it("ends a second VM of the same name in the same folder as erred with vCenter's message, and makes no VM", async () => {
+    expect((await submit(await createOrder('web-twin'))).type).toBe('OrderDone');
+    const twin = await createOrder('web-twin');
+    expect(await submit(twin)).toEqual({
+      type: 'OrderErred',
+      data: {
+        orderUuid: twin.orderUuid,
+        resourceUuid: twin.resourceUuid,
+        errorMessage: "The name 'web-twin' already exists.",
+        faultType: 'ALREADY_EXISTS',
+      },
+    });
+    expect(await vmsOfOrder(library.connection, twin.orderUuid)).toHaveLength(0);
+  });
+
   it("ends a deploy vCenter refuses after validation (template deleted meanwhile) as erred with vCenter's message", async () => {
     const order = await createOrder('web-gone');
     await library.deleteItem(templateItem);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { connectVim, VimSession, VimSessionRegistry, type VimConnection } from '@app/vim25';
 import { startVcsim, type StartVcsimOptions, type VcsimInstance } from '../vcsim';
 import { serveApi } from './api-router';
-import type { FrontContext, UndescribedDetails } from './front-context';
+import { SerialQueue, type FrontContext, type UndescribedDetails } from './front-context';
 import { SdkProxy } from './sdk-proxy';
 import { VCSIM_REST, VcsimRest } from './vcsim-rest';
 
@@ -88,6 +88,7 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
     counters: { sessionsCreated: 0 },
     undescribedTemplates: new Map(),
     deployAnswerDelayMs: 0,
+    deploys: new SerialQueue(),
   };
 
   const under = (path: string, prefix: string): boolean =>

@@ -1,6 +1,7 @@
 import {
   asMoRef,
   powerOnVm,
+  readVirtualMachines,
   readVmDevices,
   type MoRef,
   type NetworkInfo,
@@ -196,18 +197,33 @@ export async function deployVmTemplate(ctx: FrontContext, req: ApiRequest, id: s
     disk_storage: datastore === undefined ? undefined : { datastore },
     powered_on: false,
   };
-  const vm = await ctx.rest.ok(
-    'POST',
-    VCSIM_REST.deploy(id),
-    { operation: 'vm_template.library_items.deploy', notFound: itemNotFound(id) },
-    { session, body: { spec: restSpec } },
-  );
-  if (typeof vm !== 'string')
-    throw new ApiError(
-      'ERROR',
-      'vcsim answered the deploy without a VM id.',
-      'com.vmware.vapi.std.errors.error',
+  // vCenter refuses a second VM of the same name in a folder (DuplicateName); vcsim clones it. The
+  // check and the clone run one deploy at a time, so two racing deploys cannot both pass it.
+  const vm = await ctx.deploys.run(async () => {
+    const taken = (await readVirtualMachines(soap)).some(
+      (v) => v.name === name && v.parent?.value === folder,
     );
+    if (taken)
+      throw new ApiError(
+        'ALREADY_EXISTS',
+        `The name '${name}' already exists.`,
+        'com.vmware.vapi.std.errors.already_exists',
+        [name],
+      );
+    const made = await ctx.rest.ok(
+      'POST',
+      VCSIM_REST.deploy(id),
+      { operation: 'vm_template.library_items.deploy', notFound: itemNotFound(id) },
+      { session, body: { spec: restSpec } },
+    );
+    if (typeof made !== 'string')
+      throw new ApiError(
+        'ERROR',
+        'vcsim answered the deploy without a VM id.',
+        'com.vmware.vapi.std.errors.error',
+      );
+    return made;
+  });
   await applyDeployFixups(
     soap,
     { type: 'VirtualMachine', value: vm },
