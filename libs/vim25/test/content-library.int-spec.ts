@@ -235,7 +235,7 @@ describe('Content Library over /api through the vcsim front (TLS verified)', () 
     expect((await readVirtualMachines(ctx)).map((v) => v.name)).not.toContain('bad-nic');
   });
 
-  it('refuses a deploy without placement.folder with 400 INVALID_ARGUMENT and creates nothing, as vCenter 8', async () => {
+  it('refuses a deploy without placement.folder, or into an unknown folder, with 400 INVALID_ARGUMENT and creates nothing, as vCenter 8', async () => {
     const [cluster] = await readClusters(ctx);
     // The client type requires the folder; a caller that bypasses it gets vCenter's refusal.
     const spec = { name: 'no-folder', placement: { cluster: cluster.ref.value } } as unknown as Parameters<
@@ -243,6 +243,11 @@ describe('Content Library over /api through the vcsim front (TLS verified)', () 
     >[2];
     const err = await deployVmTemplate(rest, itemId, spec).catch((e: unknown) => e);
     expect(err).toMatchObject({ errorType: 'INVALID_ARGUMENT', status: 400 });
+    const unknown = { name: 'no-folder', placement: { folder: 'group-v999999', cluster: cluster.ref.value } };
+    await expect(deployVmTemplate(rest, itemId, unknown)).rejects.toMatchObject({
+      errorType: 'INVALID_ARGUMENT',
+      status: 400,
+    });
     expect((await readVirtualMachines(ctx)).map((v) => v.name)).not.toContain('no-folder');
   });
 

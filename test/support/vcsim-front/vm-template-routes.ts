@@ -1,7 +1,9 @@
 import {
   asMoRef,
   powerOnVm,
-  readVirtualMachines,
+  asString,
+  retrieveFromView,
+  VimFault,
   readVmDevices,
   type MoRef,
   type NetworkInfo,
@@ -200,9 +202,18 @@ export async function deployVmTemplate(ctx: FrontContext, req: ApiRequest, id: s
   // vCenter refuses a second VM of the same name in a folder (DuplicateName); vcsim clones it. The
   // check and the clone run one deploy at a time, so two racing deploys cannot both pass it.
   const vm = await ctx.deploys.run(async () => {
-    const taken = (await readVirtualMachines(soap)).some(
-      (v) => v.name === name && v.parent?.value === folder,
-    );
+    // The folder's own VMs only (a view on the folder, not recursive): one cheap read per deploy.
+    const inFolder = await retrieveFromView(soap.caller, soap.content, {
+      types: ['VirtualMachine'],
+      propSet: [{ type: 'VirtualMachine', pathSet: ['name'] }],
+      container: { type: 'Folder', value: folder },
+      recursive: false,
+    }).catch((err: unknown) => {
+      if (err instanceof VimFault && err.faultType === 'ManagedObjectNotFound')
+        throw invalid(`The folder ${folder} does not exist.`, folder);
+      throw err;
+    });
+    const taken = inFolder.some((o) => asString(o.props.get('name')) === name);
     if (taken)
       throw new ApiError(
         'ALREADY_EXISTS',
