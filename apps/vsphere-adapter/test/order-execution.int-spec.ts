@@ -335,6 +335,31 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     await consumerSettled(nats);
     expect((await answersFor(nats, order.orderUuid)).done).toHaveLength(1);
   });
+
+  it('keeps the message alive through a deploy longer than the ack wait: delivered once, answered once', async () => {
+    await adapter.close();
+    adapter = await startAdapter({
+      databaseUrl: db.url,
+      namespace: nats.topology.namespace,
+      env: { ...env(), CONSUMER_ACK_WAIT_MS: '1000' },
+    });
+    const order = await createOrder('web-long', inv.templates.get('Debian-12')!.uuid);
+    sim.front.delayDeployAnswers(3_500);
+    try {
+      expect((await submit(order)).type).toBe('OrderDone');
+    } finally {
+      sim.front.delayDeployAnswers(0);
+    }
+    await consumerSettled(nats);
+    // Without the in-progress acks JetStream would have delivered it again after 1 s.
+    const handled = adapter.lines.filter(
+      (l) => l.orderUuid === order.orderUuid && typeof l.deliveryCount === 'number',
+    );
+    expect(handled).toEqual([
+      expect.objectContaining({ msg: 'OrderSubmitted answered with OrderDone', deliveryCount: 1 }),
+    ]);
+    expect(await vmsOfOrder(library.connection, order.orderUuid)).toHaveLength(1);
+  });
 });
 
 async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

@@ -76,11 +76,14 @@ export class OrderExecutionService {
     return this.lock.run(order.orderUuid, async () => {
       if (await this.vms.isAnswered(order.orderUuid)) {
         await this.inbox.runOnce(envelope, () => Promise.resolve());
-        this.logger.info({ eventId: envelope.id }, 'order already answered; this delivery is acknowledged');
+        this.logger.info(
+          { orderUuid: order.orderUuid, eventId: envelope.id, deliveryCount: delivery.deliveryCount },
+          'order already answered; this delivery is acknowledged',
+        );
         return DONE;
       }
       const outcome = await this.outcomeOf(order, delivery);
-      await this.answer(envelope, outcome);
+      await this.answer(envelope, outcome, delivery.deliveryCount);
       return DONE;
     });
   }
@@ -113,7 +116,11 @@ export class OrderExecutionService {
     }
   }
 
-  private async answer(envelope: Envelope<OrderSubmitted>, outcome: OrderOutcome): Promise<void> {
+  private async answer(
+    envelope: Envelope<OrderSubmitted>,
+    outcome: OrderOutcome,
+    deliveryCount: number,
+  ): Promise<void> {
     const { orderUuid } = envelope.data;
     const { subjects } = this.events;
     const result = await this.inbox.runOnce(envelope, async (tx) => {
@@ -132,6 +139,9 @@ export class OrderExecutionService {
     }
     this.events.wake();
     const type = outcome.kind === 'done' ? 'OrderDone' : 'OrderErred';
-    this.logger.info({ orderUuid, eventId: envelope.id }, `OrderSubmitted answered with ${type}`);
+    this.logger.info(
+      { orderUuid, eventId: envelope.id, deliveryCount },
+      `OrderSubmitted answered with ${type}`,
+    );
   }
 }
