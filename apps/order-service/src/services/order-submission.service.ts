@@ -11,12 +11,14 @@ import {
 import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 import { toOrderView } from '../dtos/order.mapper';
 import { OfferingRepository } from '../marketplace/repositories/offering.repository';
+import { ResourceRepository } from '../marketplace/repositories/resource.repository';
 import { OrderRepository } from '../repositories/order.repository';
 import { assertTransition } from '../domain/order-states';
 
 /**
  * Stores an order, its marketplace resource and its OrderSubmitted in one transaction, then wakes
- * the relay. Review is not modelled yet, so the order passes pending-consumer straight to executing.
+ * the relay. The backbone's caller-less path (the fault suite's): no review, the order goes straight
+ * to executing, and it has no public view (no real project, no provider), so no feed events.
  */
 @Injectable()
 export class OrderSubmissionService {
@@ -24,6 +26,7 @@ export class OrderSubmissionService {
     @Inject(SERVICE_RUNTIME) private readonly runtime: ServiceRuntime,
     private readonly offerings: OfferingRepository,
     private readonly orders: OrderRepository,
+    private readonly resources: ResourceRepository,
   ) {}
 
   async create(input: CreateOrderRequest): Promise<RequestReply<BackboneOrderView>> {
@@ -41,26 +44,38 @@ export class OrderSubmissionService {
     assertTransition('pending-consumer', 'executing');
     const { topology, outbox } = this.runtime;
     const order = await this.runtime.dataSource.transaction(async (manager) => {
-      const created = await this.orders.create(
-        manager,
-        {
-          uuid: orderUuid,
-          type: request.type,
-          state: 'executing',
-          offeringUuid: offering.uuid,
-          projectUuid: request.project_uuid,
-          resourceUuid,
-          attributes: request.attributes,
-          limits: request.limits,
-        },
-        {
-          uuid: resourceUuid,
-          name: typeof request.attributes.name === 'string' ? request.attributes.name : '',
-          state: 'Creating',
-          offeringUuid: offering.uuid,
-          projectUuid: request.project_uuid,
-        },
-      );
+      await this.resources.create(manager, {
+        uuid: resourceUuid,
+        name: typeof request.attributes.name === 'string' ? request.attributes.name : '',
+        description: '',
+        state: 'Creating',
+        offeringUuid: offering.uuid,
+        projectUuid: request.project_uuid,
+        planUuid: null,
+        attributes: request.attributes,
+        limits: request.limits,
+        cost: null,
+        errorMessage: '',
+        backendId: null,
+        backendRef: null,
+      });
+      const created = await this.orders.create(manager, {
+        uuid: orderUuid,
+        type: request.type,
+        state: 'executing',
+        offeringUuid: offering.uuid,
+        projectUuid: request.project_uuid,
+        resourceUuid,
+        planUuid: null,
+        attributes: request.attributes,
+        limits: request.limits,
+        cost: null,
+        createdBy: null,
+        consumerReviewedBy: null,
+        consumerReviewedAt: null,
+        providerReviewedBy: null,
+        providerReviewedAt: null,
+      });
       await outbox.append(
         manager,
         topology.subjects.orderSubmitted(offering.type),
@@ -87,7 +102,7 @@ export class OrderSubmissionService {
   async get(uuid: string): Promise<RequestReply<BackboneOrderView>> {
     const order = await this.orders.getById(uuid);
     if (!order) return { status: 'error', code: 404, detail: 'Not found.' };
-    const resource = await this.orders.getResource(order.resourceUuid);
+    const resource = await this.resources.getById(order.resourceUuid);
     return ok(toOrderView(order, resource?.backendId ?? null));
   }
 }
