@@ -214,12 +214,14 @@ export class OrderPlacementService {
     states: ResourceView['state'][],
     verb: string,
   ): Promise<RequestReply<never> | null> {
+    // Waldur's check first: a resource waiting for its order is told so, whatever state it waits in.
+    if (await this.orders.hasPending(tx, resource.uuid)) return refuse(400, PENDING_ORDER_EXISTS);
     if (!states.includes(resource.state))
       return refuse(
         409,
         `Resource is ${resource.state}: only ${states.join(' or ')} resources can be ${verb}.`,
       );
-    return (await this.orders.hasPending(tx, resource.uuid)) ? refuse(400, PENDING_ORDER_EXISTS) : null;
+    return null;
   }
 
   /** The adapter's check of a VMware order; other types are taken as they are. */
