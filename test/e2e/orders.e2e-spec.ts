@@ -463,6 +463,14 @@ describe('marketplace orders and resources through the gateway', () => {
     });
   });
 
+  it('keeps a project that has orders from being deleted', async () => {
+    await place('owner-b', { project: projectB });
+    const refused = await api.call<Json>('staff', 'DELETE', `/api/projects/${projectB}/`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ detail: 'The project has orders or resources: it cannot be deleted.' });
+    expect((await api.call('owner-b', 'GET', `/api/projects/${projectB}/`)).status).toBe(200);
+  });
+
   it('writes AccessChanged naming the user whose role was granted or revoked', async () => {
     await api.user('late', 'staff');
     const grant = { user: api.users.late, role: 'PROJECT.MEMBER' };

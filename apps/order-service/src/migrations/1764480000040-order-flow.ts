@@ -6,9 +6,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Lists filter by project, offering, resource and state, so each gets an index. At most one order
  * per resource is pending at a time (Waldur checks it with a query; the index closes the race).
  *
- * Orders and resources already reference offerings. The project is not a foreign key: the caller-less
- * backbone path (kept for the fault suite) stores orders for projects that do not exist; the public
- * path checks the project, and lists join it, so such orders are never shown.
+ * Orders and resources already reference offerings; their project is the next migration's.
  */
 export class OrderFlow1764480000040 implements MigrationInterface {
   name = 'OrderFlow1764480000040';

@@ -14,6 +14,9 @@ import { OfferingRepository } from '../marketplace/repositories/offering.reposit
 import { ResourceRepository } from '../marketplace/repositories/resource.repository';
 import { OrderRepository } from '../repositories/order.repository';
 import { assertTransition } from '../domain/order-states';
+import { ReferencedRowError } from '../domain/persistence-errors';
+import type { OrderEntity } from '../entities/order.entity';
+import type { EntityManager } from 'typeorm';
 
 /**
  * Stores an order, its marketplace resource and its OrderSubmitted in one transaction, then wakes
@@ -43,7 +46,7 @@ export class OrderSubmissionService {
     const resourceUuid = randomUUID();
     assertTransition('pending-consumer', 'executing');
     const { topology, outbox } = this.runtime;
-    const order = await this.runtime.dataSource.transaction(async (manager) => {
+    const order = await this.storeOrRefuse(async (manager) => {
       await this.resources.create(manager, {
         uuid: resourceUuid,
         name: typeof request.attributes.name === 'string' ? request.attributes.name : '',
@@ -94,9 +97,27 @@ export class OrderSubmissionService {
       );
       return created;
     });
+    if ('status' in order) return order;
     this.runtime.relay.wake();
     this.runtime.logger.info({ orderUuid, offeringUuid: offering.uuid }, 'order submitted');
     return ok(toOrderView(order, null));
+  }
+
+  /** The order's project must exist (a foreign key): one that does not is refused as a bad field. */
+  private async storeOrRefuse(
+    work: (manager: EntityManager) => Promise<OrderEntity>,
+  ): Promise<OrderEntity | RequestReply<never>> {
+    try {
+      return await this.runtime.dataSource.transaction(work);
+    } catch (error) {
+      if (error instanceof ReferencedRowError)
+        return {
+          status: 'error',
+          code: 400,
+          fields: { project_uuid: ['Project with this UUID does not exist.'] },
+        };
+      throw error;
+    }
   }
 
   async get(uuid: string): Promise<RequestReply<BackboneOrderView>> {

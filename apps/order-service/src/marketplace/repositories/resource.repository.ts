@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ResourceEntity } from '../../entities/resource.entity';
+import { translateDbErrors } from '../../repositories/db-errors';
 
 export type ResourceChanges = Partial<
   Pick<ResourceEntity, 'state' | 'errorMessage' | 'backendId' | 'backendRef' | 'limits' | 'cost' | 'planUuid'>
@@ -11,12 +12,13 @@ export type ResourceChanges = Partial<
 export class ResourceRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
+  /** Throws ReferencedRowError when the project or offering is gone. */
   async create(
     manager: EntityManager,
     resource: Omit<ResourceEntity, 'created' | 'modified'>,
   ): Promise<void> {
     const repository = manager.getRepository(ResourceEntity);
-    await repository.save(repository.create(resource));
+    await translateDbErrors(() => repository.save(repository.create(resource)));
   }
 
   async getById(uuid: string, manager: EntityManager = this.dataSource.manager) {
