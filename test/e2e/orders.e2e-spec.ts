@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Envelope, OrderStateChanged, ResourceStateChanged } from '@app/contracts';
+import { jetstream } from '@nats-io/jetstream';
+import {
+  OrderDoneEvent,
+  OrderErredEvent,
+  type Envelope,
+  type OrderStateChanged,
+  type ResourceStateChanged,
+} from '@app/contracts';
+import { buildEnvelope, publishEvent } from '@app/messaging';
 import { ApiSession, type Json } from '../support/api-session';
 import { AppProcess } from '../support/app-process';
 import { freePort } from '../support/free-port';
@@ -403,6 +411,82 @@ describe('marketplace orders and resources through the gateway', () => {
       expect(refused.body).toEqual({
         disk: ['Disks cannot be changed by an update order: only cpu and ram can.'],
       });
+    });
+  });
+
+  describe("the provider system's answers (OrderDone, OrderErred)", () => {
+    async function executing(): Promise<Order> {
+      const order = await place('owner-a', { limits: { days: 2 } });
+      await act('provider', order.uuid, 'approve_by_provider');
+      return order;
+    }
+
+    async function settled(uuid: string): Promise<Order> {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const order = await api.ok<Order>('owner-a', 'GET', `/api/marketplace-orders/${uuid}/`);
+        if (order.state !== 'executing' || Date.now() > deadline) return order;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+
+    it('completes a Create: the resource OK with the backend object, its reference and its limits', async () => {
+      const order = await executing();
+      const done = buildEnvelope(
+        OrderDoneEvent,
+        {
+          orderUuid: order.uuid,
+          resourceUuid: order.marketplace_resource_uuid,
+          backendId: '42104b5c-6ba8-4d30-9ec2-0d4e3f1a7c88',
+          backendRef: 'vm-42',
+          limits: { days: 3 },
+        },
+        order.uuid,
+      );
+      await publishEvent(jetstream(nats.nc), nats.topology.subjects.orderDone, done);
+      expect(await settled(order.uuid)).toMatchObject({
+        state: 'done',
+        resource_uuid: '42104b5c-6ba8-4d30-9ec2-0d4e3f1a7c88',
+      });
+      expect(await resourceOf(order)).toMatchObject({
+        state: 'OK',
+        resource_uuid: '42104b5c-6ba8-4d30-9ec2-0d4e3f1a7c88',
+        backend_id: 'vm-42',
+        limits: { days: 3 },
+      });
+    });
+
+    it('fails an Update: the order erred and the resource Erred, both with the same message', async () => {
+      const created = await executing();
+      await act('provider', created.uuid, 'set_state_done');
+      const { order_uuid } = await api.ok<{ order_uuid: string }>(
+        'owner-a',
+        'POST',
+        `/api/marketplace-resources/${created.marketplace_resource_uuid}/update_limits/`,
+        { limits: { days: 4 } },
+      );
+      await act('provider', order_uuid, 'approve_by_provider');
+      const message = 'The attempted operation cannot be performed in the current state (Powered on).';
+      const erred = buildEnvelope(
+        OrderErredEvent,
+        { orderUuid: order_uuid, resourceUuid: created.marketplace_resource_uuid, errorMessage: message },
+        order_uuid,
+      );
+      await publishEvent(jetstream(nats.nc), nats.topology.subjects.orderErred, erred);
+      expect(await settled(order_uuid)).toMatchObject({ state: 'erred', error_message: message });
+      expect(await resourceOf(created)).toMatchObject({
+        state: 'Erred',
+        error_message: message,
+        limits: { days: 2 },
+      });
+      expect((await feedOf(order_uuid, created.marketplace_resource_uuid)).slice(-6)).toEqual([
+        'order null → pending-provider',
+        'resource OK → Updating',
+        'order pending-provider → executing',
+        'OrderSubmitted',
+        'order executing → erred',
+        'resource Updating → Erred',
+      ]);
     });
   });
 
