@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+// jsonb columns typed as records do not fit TypeORM's deep-partial type: the entity is complete.
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OrderEntity } from '../entities/order.entity';
 import { translateDbErrors } from './db-errors';
 
@@ -27,8 +29,12 @@ export class OrderRepository {
     order: Omit<OrderEntity, 'created' | 'modified' | 'completedAt' | 'errorMessage'> &
       Partial<Pick<OrderEntity, 'errorMessage'>>,
   ): Promise<OrderEntity> {
-    const repository = manager.getRepository(OrderEntity);
-    return translateDbErrors(() => repository.save(repository.create(order)));
+    // An insert, not `save`: save would first look the new uuid up.
+    const entity = manager.getRepository(OrderEntity).create(order);
+    await translateDbErrors(() =>
+      manager.getRepository(OrderEntity).insert(entity as QueryDeepPartialEntity<OrderEntity>),
+    );
+    return entity;
   }
 
   async getById(uuid: string): Promise<OrderEntity | null> {

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+// jsonb columns typed as records do not fit TypeORM's deep-partial type: the entity is complete.
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ResourceEntity } from '../../entities/resource.entity';
 import { translateDbErrors } from '../../repositories/db-errors';
 
@@ -17,8 +19,10 @@ export class ResourceRepository {
     manager: EntityManager,
     resource: Omit<ResourceEntity, 'created' | 'modified'>,
   ): Promise<void> {
+    // An insert, not `save`: save would first look the new uuid up.
     const repository = manager.getRepository(ResourceEntity);
-    await translateDbErrors(() => repository.save(repository.create(resource)));
+    const entity = repository.create(resource);
+    await translateDbErrors(() => repository.insert(entity as QueryDeepPartialEntity<ResourceEntity>));
   }
 
   async getById(uuid: string, manager: EntityManager = this.dataSource.manager) {

@@ -299,7 +299,7 @@ export class OrderPlacementService {
       });
       const order = await this.orders.create(tx, {
         uuid: orderUuid,
-        type: 'Create',
+        type: 'Create' as const,
         state,
         offeringUuid: offering.uuid,
         projectUuid: project.uuid,
@@ -311,12 +311,9 @@ export class OrderPlacementService {
         createdBy: principal.userUuid,
         ...this.selfReview(state, principal),
       });
-      await this.transitions.record(tx, orderUuid, null, resourceUuid, null, true);
-      if (state === 'executing') {
-        const resource = await this.resources.getById(resourceUuid, tx);
-        if (resource) await this.transitions.submit(tx, order, resource);
-      }
-      return this.views.order(orderUuid, tx);
+      const created = await this.transitions.record(tx, orderUuid, null, resourceUuid, null, true);
+      if (state === 'executing') await this.transitions.submit(tx, order, null, created);
+      return created;
     });
     this.events.wake();
     if (!view) throw new Error(`order ${orderUuid} has no view after its creation`);
@@ -363,8 +360,8 @@ export class OrderPlacementService {
         ...this.selfReview(state, principal),
       });
       await this.resources.update(tx, resource.uuid, { state: resourceStateWhilePending(type) });
-      await this.transitions.record(tx, orderUuid, null, resource.uuid, locked.state, true);
-      if (state === 'executing') await this.transitions.submit(tx, order, locked);
+      const created = await this.transitions.record(tx, orderUuid, null, resource.uuid, locked.state, true);
+      if (state === 'executing') await this.transitions.submit(tx, order, locked.backendId, created);
       return ok({ order_uuid: orderUuid });
     });
     if (outcome.status === 'ok') this.events.wake();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { OrderState, ResourceState } from '@app/contracts';
+import type { OrderState, OrderView, ResourceState } from '@app/contracts';
 import type { OrderEntity } from '../../entities/order.entity';
 import type { ResourceEntity } from '../../entities/resource.entity';
 import { EventOutbox } from '../../repositories/event-outbox.repository';
@@ -54,18 +54,21 @@ export class OrderTransitions {
 
     const resourceChanges = this.resourceChanges(order, resource, input);
     await this.resources.update(tx, resource.uuid, resourceChanges);
-    await this.record(
+    const view = await this.record(
       tx,
       order.uuid,
       order.state,
       resource.uuid,
       resource.state,
-      'state' in resourceChanges || Object.keys(resourceChanges).length > 0,
+      Object.keys(resourceChanges).length > 0,
     );
-    if (to === 'executing') await this.submit(tx, order, resource);
+    if (to === 'executing') await this.submit(tx, order, resource.backendId, view);
   }
 
-  /** The events of a change already written: the order's (and the resource's, when it changed) views as they are now. */
+  /**
+   * The events of a change already written: the order's (and the resource's, when it changed) views
+   * as they are now. Answers the order's view (null for a backbone order, which has none).
+   */
   async record(
     tx: Transaction,
     orderUuid: string,
@@ -73,12 +76,12 @@ export class OrderTransitions {
     resourceUuid: string,
     previousResourceState: ResourceState | null,
     resourceChanged: boolean,
-  ): Promise<void> {
+  ): Promise<OrderView | null> {
     const order = await this.views.order(orderUuid, tx);
     // Orders of the caller-less backbone path have no public view: nobody may see them.
-    if (!order) return;
+    if (!order) return null;
     await this.events.orderStateChanged(tx, { order, previous_state: previousOrderState });
-    if (!resourceChanged) return;
+    if (!resourceChanged) return order;
     const resource = await this.views.resource(resourceUuid, tx);
     if (resource)
       await this.events.resourceStateChanged(
@@ -86,11 +89,16 @@ export class OrderTransitions {
         { resource, previous_state: previousResourceState },
         orderUuid,
       );
+    return order;
   }
 
-  /** OrderSubmitted for the order's adapter: the order is executing. */
-  async submit(tx: Transaction, order: OrderEntity, resource: ResourceEntity): Promise<void> {
-    const view = await this.views.order(order.uuid, tx);
+  /** OrderSubmitted for the order's adapter: the order is executing. `view`: the order's, as `record` answered it. */
+  async submit(
+    tx: Transaction,
+    order: OrderEntity,
+    backendId: string | null,
+    view: OrderView | null,
+  ): Promise<void> {
     await this.events.orderSubmitted(tx, {
       orderUuid: order.uuid,
       orderType: order.type,
@@ -98,8 +106,8 @@ export class OrderTransitions {
       offeringType: view?.offering_type ?? (await this.offeringTypeOf(tx, order)),
       projectUuid: order.projectUuid,
       ...(view && { customerUuid: view.customer_uuid }),
-      resourceUuid: resource.uuid,
-      backendId: resource.backendId,
+      resourceUuid: order.resourceUuid,
+      backendId,
       attributes: order.attributes,
       limits: order.limits,
     });
