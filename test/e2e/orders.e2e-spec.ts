@@ -555,15 +555,21 @@ describe('marketplace orders and resources through the gateway', () => {
     expect((await api.call('owner-b', 'GET', `/api/projects/${projectB}/`)).status).toBe(200);
   });
 
-  it('writes AccessChanged naming the user whose role was granted or revoked', async () => {
+  it('writes AccessChanged naming the user whose role, staff flag, activity or tokens changed', async () => {
     await api.user('late', 'staff');
-    const grant = { user: api.users.late, role: 'PROJECT.MEMBER' };
+    const late = api.users.late;
+    const grant = { user: late, role: 'PROJECT.MEMBER' };
     await api.ok('staff', 'POST', `/api/projects/${projectA}/add_user/`, grant);
     await api.call('staff', 'POST', `/api/projects/${projectA}/delete_user/`, grant);
+    await api.ok('staff', 'PATCH', `/api/users/${late}/`, { is_staff: true });
+    await api.ok('staff', 'PATCH', `/api/users/${late}/`, { full_name: 'Late Comer' }); // changes nothing seen
+    await api.call('staff', 'POST', `/api/users/${late}/revoke_tokens/`);
+    await api.ok('staff', 'PATCH', `/api/users/${late}/`, { is_active: false });
     const rows = await api.sql<{ envelope: Envelope<{ user_uuids: string[] }> }>(
       `SELECT envelope FROM marketplace.outbox WHERE type = 'AccessChanged' ORDER BY seq`,
     );
-    const naming = rows.filter((row) => row.envelope.data.user_uuids.includes(api.users.late));
-    expect(naming).toHaveLength(2);
+    const naming = rows.filter((row) => row.envelope.data.user_uuids.includes(late));
+    expect(naming).toHaveLength(5);
+    expect(naming.every((row) => row.envelope.data.user_uuids.length === 1)).toBe(true);
   });
 });
