@@ -388,6 +388,28 @@ describe('marketplace orders and resources through the gateway', () => {
       expect(gone.body.detail).toBe('Resource is Terminated: only OK or Erred resources can be terminated.');
     });
 
+    it("lets the provider's owner terminate what its offering provides, not change it", async () => {
+      const created = await place('manager-a');
+      await act('provider', created.uuid, 'approve_by_provider');
+      await act('provider', created.uuid, 'set_state_done');
+      const path = `/api/marketplace-resources/${created.marketplace_resource_uuid}`;
+      expect(
+        (await api.call('provider', 'POST', `${path}/update_limits/`, { limits: { days: 9 } })).status,
+      ).toBe(403);
+      const { order_uuid } = await api.ok<{ order_uuid: string }>(
+        'provider',
+        'POST',
+        `${path}/terminate/`,
+        {},
+      );
+      expect(await api.ok<Order>('provider', 'GET', `/api/marketplace-orders/${order_uuid}/`)).toMatchObject({
+        type: 'Terminate',
+        state: 'pending-provider',
+        created_by_username: 'provider',
+      });
+      expect((await api.call('owner-b', 'POST', `${path}/terminate/`, {})).status).toBe(404);
+    });
+
     it('refuses a disk change of a VM by an Update order, naming disk', async () => {
       // A VM resource as the vSphere flow leaves it; the disk rule is the order service's own.
       const [vm] = await api.sql<{ offering: string; resource: string }>(

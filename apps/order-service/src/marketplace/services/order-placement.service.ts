@@ -18,7 +18,7 @@ import {
   type RESOURCE_OPERATIONS,
   type ResourceView,
 } from '@app/contracts';
-import type { Principal } from '../../domain/access-policy';
+import { canActForProvider, type Principal } from '../../domain/access-policy';
 import type { OfferingEntity } from '../../entities/offering.entity';
 import type { ProjectEntity } from '../../entities/project.entity';
 import { CustomerRepository } from '../../repositories/customer.repository';
@@ -197,7 +197,10 @@ export class OrderPlacementService {
     const project = { uuid: resource.project_uuid, customerUuid: resource.customer_uuid };
     if (!canSeeOrder(principal, { project, providerUuid: resource.provider_uuid }))
       return refuse(404, NOT_FOUND);
-    if (decideOrderCreate(principal, project) !== 'allow') return refuse(403, FORBIDDEN);
+    // Waldur lets the provider's owners terminate what their offering provides, without review.
+    const providerTerminates = verb === 'terminated' && canActForProvider(principal, resource.provider_uuid);
+    if (decideOrderCreate(principal, project) !== 'allow' && !providerTerminates)
+      return refuse(403, FORBIDDEN);
     const refused = await this.uow.run((tx) => this.conflict(tx, resource, states, verb));
     if (refused) return refused;
     const offering = await this.offerings.getById(resource.offering_uuid);
