@@ -146,4 +146,148 @@ describe('SSE: GET /api/events', () => {
     const bad = await SseClient.open(`${api.base}/api/events`, { token: 'not-a-token' });
     expect(bad.status).toBe(401);
   });
+
+  /** The order uuids of a client's OrderStateChanged events, in arrival order. */
+  const orderUuids = (client: SseClient) =>
+    client.data<{ uuid: string }>('OrderStateChanged').map((o) => o.uuid);
+
+  it('applies every filter given, together', async () => {
+    const byProject = await open('staff', `?project_uuid=${scopeB1.project_uuid}`);
+    const byCustomer = await open('staff', `?customer_uuid=${scopeB1.customer_uuid}`);
+    const byType = await open('staff', `?type=ResourceStateChanged&project_uuid=${scopeA.project_uuid}`);
+    const inA = orderView(scopeA);
+    const inB1 = orderView(scopeB1);
+    const inB2 = orderView(scopeB2);
+    const byOrder = await open('staff', `?order_uuid=${inB1.uuid}`);
+    const byResource = await open('staff', `?resource_uuid=${inB2.marketplace_resource_uuid}`);
+    const otherOffering = orderView({ ...scopeB2, offering_uuid: '0b0b0b0b-0000-4000-8000-000000000002' });
+    const byOffering = await open('staff', `?offering_uuid=${otherOffering.offering_uuid}`);
+    for (const order of [inA, inB1, inB2, otherOffering]) {
+      await feed.order(order);
+      await feed.resource(resourceView(order, 'Creating'), order.uuid);
+    }
+    const marker = orderView(scopeA);
+    const all = await open('staff');
+    await feed.order(marker);
+    await all.waitForCount(1);
+    // Every event before the marker has been fanned out once the marker arrived: one reader, in feed order.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(orderUuids(byProject)).toEqual([inB1.uuid]);
+    expect(byProject.events().map((m) => m.event)).toEqual(['OrderStateChanged', 'ResourceStateChanged']);
+    expect(orderUuids(byCustomer)).toEqual([inB1.uuid, inB2.uuid, otherOffering.uuid]);
+    expect(byType.events().map((m) => m.event)).toEqual(['ResourceStateChanged']);
+    expect(byType.data<{ uuid: string }>()[0].uuid).toBe(inA.marketplace_resource_uuid);
+    // An order's events: the order's own and the resource changes it caused (correlationId).
+    expect(byOrder.events().map((m) => m.event)).toEqual(['OrderStateChanged', 'ResourceStateChanged']);
+    expect(byResource.data<{ uuid: string }>().map((d) => d.uuid)).toEqual([
+      inB2.uuid,
+      inB2.marketplace_resource_uuid,
+    ]);
+    expect(orderUuids(byOffering)).toEqual([otherOffering.uuid]);
+  });
+
+  it('two organisations with mixed traffic: each subscriber sees only what it may see', async () => {
+    const watchers = {
+      ownerA: await open('ownerA'),
+      memberA: await open('memberA'),
+      memberB: await open('memberB'),
+      providerP: await open('providerP'),
+    };
+    const otherProvider = { ...scopeA, provider_uuid: '0c0c0c0c-0000-4000-8000-000000000003' };
+    const published: { uuid: string; scope: FeedScope }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const scope = [scopeA, scopeB1, scopeB2, otherProvider][i % 4];
+      const order = orderView(scope);
+      published.push({ uuid: order.uuid, scope });
+      await feed.order(order);
+    }
+    const expected = {
+      ownerA: published.filter((p) => p.scope.customer_uuid === scopeA.customer_uuid),
+      memberA: published.filter((p) => p.scope.project_uuid === scopeA.project_uuid),
+      memberB: published.filter((p) => p.scope.customer_uuid === scopeB1.customer_uuid),
+      providerP: published.filter((p) => p.scope.provider_uuid === scopeA.provider_uuid),
+    };
+    for (const [who, client] of Object.entries(watchers)) {
+      const wanted = expected[who as keyof typeof expected].map((p) => p.uuid);
+      await client.waitForCount(wanted.length);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect([who, orderUuids(client)]).toEqual([who, wanted]);
+    }
+  });
+
+  it('resumes with Last-Event-ID: every missed event once, in order, joined to the live stream without a gap', async () => {
+    const first = await open('memberA');
+    const before = [orderView(scopeA), orderView(scopeA)];
+    for (const order of before) await feed.order(order);
+    await first.waitForCount(2);
+    const lastId = first.messages[1].id!;
+    first.close();
+    const missed = Array.from({ length: 5 }, () => orderView(scopeA));
+    for (const order of missed) await feed.order(order);
+    // Published while the client reconnects: some land in the replay, some in the live buffer.
+    const racing = Array.from({ length: 40 }, () => orderView(scopeA));
+    const publishing = (async () => {
+      for (const order of racing) await feed.order(order);
+    })();
+    const resumed = await open('memberA', '', { lastEventId: lastId });
+    await publishing;
+    const after = orderView(scopeA);
+    await feed.order(after);
+    await resumed.waitForCount(missed.length + racing.length + 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(orderUuids(resumed)).toEqual([...missed, ...racing, after].map((o) => o.uuid));
+    const ids = resumed.messages.map((m) => Number(m.id));
+    expect(ids[0]).toBeGreaterThan(Number(lastId));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    // The same with ?last_event_id= for clients that cannot send the header.
+    const byQuery = await open('memberA', `?last_event_id=${lastId}`);
+    await byQuery.waitForCount(missed.length + racing.length + 1);
+    expect(orderUuids(byQuery)).toEqual(orderUuids(resumed));
+  });
+
+  it('resumes across a gateway restart: what was published while it was down arrives', async () => {
+    const client = await open('memberB');
+    const before = orderView(scopeB1);
+    await feed.order(before);
+    await client.waitForCount(1);
+    const lastId = client.messages[0].id!;
+    await system.gateway.stop();
+    client.close();
+    const whileDown = Array.from({ length: 4 }, () => orderView(scopeB2));
+    for (const order of whileDown) await feed.order(order);
+    await system.restartGateway();
+    const resumed = await open('memberB', '', { lastEventId: lastId });
+    const after = orderView(scopeB1);
+    await feed.order(after);
+    await resumed.waitForCount(5);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(orderUuids(resumed)).toEqual([...whileDown, after].map((o) => o.uuid));
+  });
+
+  it("a revoked project role stops that project's events at once; a revoked token ends the stream", async () => {
+    const client = await open('memberB');
+    await feed.order(orderView(scopeB1));
+    await client.waitForCount(1);
+    const revokedAt = Date.now();
+    await api.ok('staff', 'POST', `/api/projects/${scopeB1.project_uuid}/delete_user/`, {
+      user: api.users.memberB,
+      role: 'PROJECT.ADMIN',
+    });
+    await feed.access([api.users.memberB]);
+    // Published right after the AccessChanged: held until memberB's access is known again, then checked.
+    const hidden = orderView(scopeB1);
+    const shown = orderView(scopeB2);
+    await feed.order(hidden);
+    await feed.order(shown);
+    await client.waitFor((c) => orderUuids(c).includes(shown.uuid), 1_000, 'the PB2 event within a second');
+    expect(Date.now() - revokedAt).toBeLessThan(1_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(orderUuids(client)).not.toContain(hidden.uuid);
+    expect(orderUuids(client)).toHaveLength(2);
+
+    await api.ok('staff', 'POST', `/api/users/${api.users.memberB}/revoke_tokens/`);
+    await feed.access([api.users.memberB]);
+    await client.waitFor((c) => c.ended, 1_000, 'the stream to end');
+  });
 });
