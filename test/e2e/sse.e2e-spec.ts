@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
+import { createParser } from 'eventsource-parser';
+import type { OrderView } from '@app/contracts';
 import { ApiSession, type Json } from '../support/api-session';
 import { ApiSystem } from '../support/api-system';
 import { FeedPublisher, orderView, resourceView, type FeedScope } from '../support/feed-publisher';
@@ -42,12 +46,15 @@ describe('SSE: GET /api/events', () => {
   }
 
   beforeAll(async () => {
-    system = await ApiSystem.start('sse', { gatewayEnv: { SSE_HEARTBEAT_MS: '300' } });
+    system = await ApiSystem.start('sse', {
+      gatewayEnv: { SSE_HEARTBEAT_MS: '300', SSE_QUEUE_LIMIT_BYTES: '262144' },
+    });
     api = new ApiSession(system.base, system.db.url);
     api.tokens.staff = system.staffToken;
     api.users.staff = (await api.ok<Json>('staff', 'GET', '/api/users/me/')).uuid as string;
     feed = new FeedPublisher(system.nats);
-    for (const name of ['ownerA', 'memberA', 'memberB', 'providerP']) await api.user(name, 'staff');
+    for (const name of ['ownerA', 'memberA', 'memberB', 'providerP', 'outsider'])
+      await api.user(name, 'staff');
     const [orgA, orgB, provider] = [
       await customer('Org A'),
       await customer('Org B'),
@@ -104,7 +111,7 @@ describe('SSE: GET /api/events', () => {
     const stored = await system.nats.jsm.streams.getMessage(system.nats.topology.feed.name, {
       seq: Number(first.id),
     });
-    expect(stored.json<{ data: { order: { uuid: string } } }>().data.order.uuid).toBe(order.uuid);
+    expect(stored!.json<{ data: { order: { uuid: string } } }>().data.order.uuid).toBe(order.uuid);
     expect(JSON.parse(first.data)).toEqual({
       ...order,
       url: `${api.base}/api/marketplace-orders/${order.uuid}/`,
@@ -290,4 +297,182 @@ describe('SSE: GET /api/events', () => {
     await feed.access([api.users.memberB]);
     await client.waitFor((c) => c.ended, 1_000, 'the stream to end');
   });
+
+  /** The gateway's RSS, from the kernel. */
+  function gatewayRssMb(): number {
+    const status = readFileSync(`/proc/${system.gateway.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+  }
+
+  it('drops a client that never reads with a final overflow event, and keeps its memory bounded', async () => {
+    const reader = await open('staff', `?project_uuid=${scopeB2.project_uuid}`);
+    // A raw client that sends its request and then never reads a byte.
+    const stalled = netConnect(system.port, '127.0.0.1');
+    await new Promise((resolve) => stalled.once('connect', resolve));
+    stalled.write(
+      `GET /api/events?project_uuid=${scopeB2.project_uuid} HTTP/1.1\r\nHost: 127.0.0.1:${system.port}\r\n` +
+        `Authorization: Token ${api.tokens.staff}\r\nAccept: text/event-stream\r\n\r\n`,
+    );
+    stalled.pause();
+    const rssBefore = gatewayRssMb();
+    // 600 events of 64 KiB: about 38 MiB, far more than the 256 KiB queue limit and the kernel's buffers.
+    const padding = 'x'.repeat(64 * 1024);
+    const count = 600;
+    for (let i = 1; i <= count; i++) {
+      await feed.order(orderView(scopeB2, { attributes: { padding } }));
+      // Published as fast as a reading client takes them: it is never the one that falls behind.
+      if (i % 50 === 0) await reader.waitForCount(i, 20_000);
+    }
+    const rssAfter = gatewayRssMb();
+    const metrics = await (await fetch(`${api.base}/metrics`)).text();
+    expect(metrics).toMatch(/sse_streams_ended_total\{[^}]*reason="overflow"[^}]*\} 1/);
+    // What the gateway held for any one client never passed the limit by more than one event.
+    const peak = Number(/^sse_queue_peak_bytes\{[^}]*\} (\d+)/m.exec(metrics)![1]);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(262_144 + 70_000);
+    // And the process stayed small while ~38 MiB went past it (garbage included: no GC is forced).
+    console.log(`gateway RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`);
+    expect(rssAfter).toBeLessThan(300);
+
+    // Now read what it was sent: events, then the final message naming the last id it got.
+    const received: { id?: string; event?: string; data: string }[] = [];
+    const parser = createParser({ onEvent: (message) => received.push(message) });
+    let head = '';
+    stalled.setEncoding('utf8');
+    stalled.on('data', (chunk: string) => {
+      if (!head.includes('\r\n\r\n')) {
+        head += chunk;
+        const end = head.indexOf('\r\n\r\n');
+        if (end >= 0) parser.feed(dechunk(head.slice(end + 4)));
+      } else parser.feed(dechunk(chunk));
+    });
+    stalled.resume();
+    await new Promise((resolve) => stalled.once('close', resolve));
+    const last = received[received.length - 1];
+    expect(last.event).toBe('overflow');
+    const before = received[received.length - 2];
+    expect(JSON.parse(last.data)).toEqual({
+      detail: 'The client fell behind the event stream; reconnect with Last-Event-ID to resume.',
+      last_event_id: before.id,
+    });
+    expect(received.length - 1).toBeLessThan(count);
+  });
+
+  describe('GET /api/marketplace-orders/{uuid}/events', () => {
+    const current = new Map<string, OrderView>();
+
+    it('answers 400 for a bad uuid, and 404 or 503 (as the order service answers) for an order it cannot show', async () => {
+      const bad = await SseClient.open(`${api.base}/api/marketplace-orders/nope/events`, {
+        token: api.tokens.staff,
+      });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ uuid: ['Must be a valid UUID.'] });
+      const unknown = await SseClient.open(
+        `${api.base}/api/marketplace-orders/0d0d0d0d-0000-4000-8000-000000000004/events`,
+        { token: api.tokens.staff },
+      );
+      expect([404, 503]).toContain(unknown.status);
+      expect(await unknown.json()).toEqual({
+        detail: unknown.status === 404 ? 'Not found.' : 'The marketplace service is not available.',
+      });
+      if (unknown.status === 404)
+        throw new Error('The order service answers orders.get now: follow a real order in the next test.');
+      // Until then the suite answers `marketplace.orders.get` itself, as the order service will (Nest's packets).
+      system.nats.nc.subscribe(system.nats.topology.requests.subject('marketplace.orders.get'), {
+        callback: (_error, message) => {
+          const packet = message.json<{
+            id: string;
+            data: { caller: { user_uuid: string }; params: { uuid: string } };
+          }>();
+          // Who may see an order of project PA (the order service's rule, for this suite's users).
+          const viewers = [api.users.staff, api.users.ownerA, api.users.memberA];
+          const order = viewers.includes(packet.data.caller.user_uuid)
+            ? current.get(packet.data.params.uuid)
+            : undefined;
+          const response = order
+            ? { status: 'ok', data: order }
+            : { status: 'error', code: 404, detail: 'Not found.' };
+          message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
+        },
+      });
+    });
+
+    it("streams the order's current state, then its and its resource's changes, and ends at a terminal state", async () => {
+      const order = orderView(scopeA, { state: 'executing' });
+      current.set(order.uuid, order);
+      const client = await SseClient.open(`${api.base}/api/marketplace-orders/${order.uuid}/events`, {
+        token: api.tokens.memberA,
+      });
+      clients.push(client);
+      expect(client.status).toBe(200);
+      await client.waitForCount(1);
+      const { last_seq } = (await system.nats.jsm.streams.info(system.nats.topology.feed.name)).state;
+      expect(client.messages[0]).toMatchObject({ id: String(last_seq), event: 'OrderStateChanged' });
+      expect(JSON.parse(client.messages[0].data)).toMatchObject({ uuid: order.uuid, state: 'executing' });
+
+      await feed.order(orderView(scopeA)); // another order: not on this stream
+      await feed.resource(resourceView(order, 'OK'), order.uuid);
+      const done = { ...order, state: 'done' as const };
+      current.set(order.uuid, done);
+      await feed.order(done, 'executing');
+      await feed.resource(resourceView(order, 'Terminating'), order.uuid); // after the end
+      await client.waitFor((c) => c.ended, 5_000, 'the stream to end');
+      expect(client.messages.map((m) => [m.event, (JSON.parse(m.data) as { state: string }).state])).toEqual([
+        ['OrderStateChanged', 'executing'],
+        ['ResourceStateChanged', 'OK'],
+        ['OrderStateChanged', 'done'],
+      ]);
+
+      // Reconnecting from before the end: the missed events up to the terminal one, then the end.
+      const missed = await SseClient.open(`${api.base}/api/marketplace-orders/${order.uuid}/events`, {
+        token: api.tokens.memberA,
+        lastEventId: client.messages[0].id,
+      });
+      await missed.waitFor((c) => c.ended, 5_000, 'the resumed stream to end');
+      expect(missed.messages.map((m) => m.id)).toEqual(client.messages.slice(1).map((m) => m.id));
+      // Reconnecting after the end: 204, which tells an EventSource to stop.
+      const again = await SseClient.open(`${api.base}/api/marketplace-orders/${order.uuid}/events`, {
+        token: api.tokens.memberA,
+        lastEventId: client.messages[2].id,
+      });
+      expect(again.status).toBe(204);
+      // Another organisation's member is answered as the order service answers it: 404.
+      const stranger = await SseClient.open(`${api.base}/api/marketplace-orders/${order.uuid}/events`, {
+        token: api.tokens.outsider,
+      });
+      expect(stranger.status).toBe(404);
+    });
+  });
+
+  it('updates the history kept when SSE_HISTORY_HOURS changes, and says so when a resume asks for more', async () => {
+    await system.restartGateway({ SSE_HISTORY_HOURS: '0.0003' }); // about a second
+    const info = await system.nats.jsm.streams.info(system.nats.topology.feed.name);
+    expect(info.config.max_age).toBe(1_080_000_000); // nanoseconds
+    const old = orderView(scopeA);
+    await feed.order(old);
+    const first = await open('memberA', '', { lastEventId: 0 });
+    await first.waitFor((c) => orderUuids(c).includes(old.uuid), 5_000, 'the old event');
+    const oldId = Number(first.messages.find((m) => m.data.includes(old.uuid))!.id);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const kept = orderView(scopeA);
+    await feed.order(kept);
+    const resumed = await open('memberA', '', { lastEventId: oldId - 1 });
+    await resumed.waitForCount(2);
+    expect(resumed.messages[0].event).toBe('history-lost');
+    expect(resumed.messages[0].id).toBeUndefined();
+    expect(JSON.parse(resumed.messages[0].data)).toEqual({
+      detail: expect.any(String),
+      last_event_id: String(oldId - 1),
+      first_available_id: resumed.messages[1].id,
+    });
+    expect(orderUuids(resumed)).toEqual([kept.uuid]);
+    await system.restartGateway({ SSE_HISTORY_HOURS: '24' });
+    const restored = await system.nats.jsm.streams.info(system.nats.topology.feed.name);
+    expect(restored.config.max_age).toBe(24 * 3_600 * 1e9);
+  });
 });
+
+/** The body of a chunked HTTP answer, as text: drops the chunk-size lines (good enough for SSE text). */
+function dechunk(text: string): string {
+  return text.replace(/(^|\r\n)[0-9a-fA-F]+\r\n/g, '$1');
+}

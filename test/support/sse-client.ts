@@ -44,7 +44,8 @@ export class SseClient {
         });
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
-          client.raw += chunk;
+          // Kept for an error answer's body; a long stream's text is not needed.
+          if (client.raw.length < 65_536) client.raw += chunk;
           parser.feed(chunk);
         });
         response.on('end', () => (client.ended = true));
@@ -75,7 +76,10 @@ export class SseClient {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this)) {
       if (Date.now() > deadline)
-        throw new Error(`SSE: ${what} not met in ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`);
+        throw new Error(
+          `SSE: ${what} not met in ${timeoutMs} ms; got ${this.messages.length} messages, the last ones: ` +
+            JSON.stringify(this.messages.slice(-3)).slice(0, 2_000),
+        );
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }

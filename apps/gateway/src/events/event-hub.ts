@@ -58,7 +58,7 @@ export class EventHub implements OnModuleInit, OnApplicationShutdown {
     const subscriber = new Subscriber({
       ...options,
       queueLimitBytes: this.config.SSE_QUEUE_LIMIT_BYTES,
-      onSent: () => this.metrics.sent.inc(),
+      onSent: (queuedBytes) => this.metrics.eventSent(queuedBytes),
       onEnd: (ended, reason) => {
         if (!this.subscribers.delete(ended)) return;
         this.metrics.subscribers.set(this.subscribers.size);

@@ -20,6 +20,7 @@ import {
 } from './event-filter';
 import { EventHub } from './event-hub';
 import { FeedReader } from './feed-reader';
+import type { PublicFeedEvent } from './feed-event';
 import type { Subscriber } from './subscriber';
 import { SubscriberAccess } from './subscriber-access';
 
@@ -91,25 +92,37 @@ export class EventStreamEndpoint {
         links,
         endOnTerminalOrder: uuid,
       });
-      const { last } = await this.feed.bounds();
+      const { firstAvailable, last } = await this.feed.bounds();
       const order = await this.currentOrder(caller.user_uuid, uuid);
       const terminal = TERMINAL_ORDER_STATES.includes(order.state);
-      if (lastEventId !== undefined && terminal && lastEventId >= last) {
-        // Nothing more will come: 204 tells an EventSource to stop reconnecting.
+      if (lastEventId === undefined) {
+        // The order as it is now stands for every event up to `last` (committed before it was read).
+        openStream(response);
+        subscriber.writeSnapshot(last, 'OrderStateChanged', present.order(order, links));
+        return terminal ? subscriber.close('order-terminal') : subscriber.goLive();
+      }
+      if (!terminal) {
+        openStream(response);
+        await this.replayGap(subscriber, lastEventId);
+        return subscriber.goLive();
+      }
+      // A reconnect after the order ended: what the client missed up to the terminal event, or
+      // 204 (which tells an EventSource to stop reconnecting) when it has seen that already.
+      if (lastEventId + 1 < firstAvailable) {
+        openStream(response);
+        historyLost(subscriber, lastEventId, firstAvailable);
+        subscriber.writeSnapshot(last, 'OrderStateChanged', present.order(order, links));
+        return subscriber.close('order-terminal');
+      }
+      const missed = await this.untilTerminal(subscriber, lastEventId + 1, last);
+      if (!missed) {
         subscriber.discard();
         response.writeHead(204);
         response.end();
         return;
       }
       openStream(response);
-      if (lastEventId !== undefined) await this.replayGap(subscriber, lastEventId);
-      if (subscriber.closed) return;
-      // The order as it is now stands for every event up to `last` (they were committed before it was read).
-      if (lastEventId === undefined || terminal) {
-        subscriber.writeSnapshot(last, 'OrderStateChanged', present.order(order, links));
-      }
-      if (terminal) return subscriber.close('order-terminal');
-      subscriber.goLive();
+      for (const event of missed) if (!subscriber.deliver(event)) break;
     } catch (error) {
       this.fail(response, subscriber, error);
     }
@@ -136,12 +149,7 @@ export class EventStreamEndpoint {
     let from = lastEventId + 1;
     // Beyond the end: the stream was recreated, its history is not the client's.
     if (from < firstAvailable || lastEventId > last) {
-      subscriber.writeControl('history-lost', {
-        detail:
-          'Events after the given Last-Event-ID are no longer kept; the stream continues from the oldest event held.',
-        last_event_id: String(lastEventId),
-        first_available_id: String(firstAvailable),
-      });
+      historyLost(subscriber, lastEventId, firstAvailable);
       from = firstAvailable;
     }
     await this.feed.replay(from, last, async (event) => {
@@ -150,6 +158,25 @@ export class EventStreamEndpoint {
       await subscriber.drained();
       return !subscriber.closed;
     });
+  }
+
+  /** The subscriber's events from `from` up to its order's terminal event; undefined if none is terminal. */
+  private async untilTerminal(
+    subscriber: Subscriber,
+    from: number,
+    to: number,
+  ): Promise<PublicFeedEvent[] | undefined> {
+    const events: PublicFeedEvent[] = [];
+    let terminal = false;
+    await this.feed.replay(from, to, (event) => {
+      if (event.kind === 'public' && subscriber.wants(event)) {
+        events.push(event);
+        terminal = event.terminalOrder && event.type === 'OrderStateChanged';
+      }
+      // One order's events are few; the bound only guards against a misbehaving publisher.
+      return Promise.resolve(!terminal && events.length < 10_000);
+    });
+    return terminal ? events : undefined;
   }
 
   private fail(response: HttpResponse, subscriber: Subscriber | undefined, error: unknown): void {
@@ -162,6 +189,15 @@ export class EventStreamEndpoint {
     this.logger.warn(`SSE stream ended by an error: ${String(error)}`);
     subscriber?.close('failed');
   }
+}
+
+function historyLost(subscriber: Subscriber, lastEventId: number, firstAvailable: number): void {
+  subscriber.writeControl('history-lost', {
+    detail:
+      'Events after the given Last-Event-ID are no longer kept; the stream continues from the oldest event held.',
+    last_event_id: String(lastEventId),
+    first_available_id: String(firstAvailable),
+  });
 }
 
 function openStream(response: HttpResponse): void {

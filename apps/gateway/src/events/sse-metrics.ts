@@ -9,6 +9,7 @@ export class SseMetrics {
   readonly subscribers: Gauge;
   readonly sent: Counter;
   readonly ended: Counter<'reason'>;
+  private peakQueued = 0;
 
   constructor(metrics: GatewayMetrics) {
     const registers = [metrics.registry];
@@ -24,6 +25,20 @@ export class SseMetrics {
       labelNames: ['reason'],
       registers,
     });
+    const peak = () => this.peakQueued;
+    new Gauge({
+      name: 'sse_queue_peak_bytes',
+      help: 'The most bytes any one SSE client has had waiting since the gateway started (bounded by SSE_QUEUE_LIMIT_BYTES plus one event)',
+      registers,
+      collect() {
+        this.set(peak());
+      },
+    });
+  }
+
+  eventSent(queuedBytes: number): void {
+    this.sent.inc();
+    if (queuedBytes > this.peakQueued) this.peakQueued = queuedBytes;
   }
 
   endedFor(reason: EndReason): void {

@@ -19,7 +19,8 @@ export interface SubscriberOptions {
   readonly queueLimitBytes: number;
   /** Ends the stream after this order's terminal OrderStateChanged. */
   readonly endOnTerminalOrder?: string;
-  readonly onSent: () => void;
+  /** After each event written, with the bytes now waiting for this client. */
+  readonly onSent: (queuedBytes: number) => void;
   readonly onEnd: (subscriber: Subscriber, reason: EndReason) => void;
 }
 
@@ -81,7 +82,7 @@ export class Subscriber {
     if (!this.interested(event) || !this.access.canSee(event.scope)) return true;
     this.options.response.write(event.frame(this.options.links));
     this.lastSentSeq = event.seq;
-    this.options.onSent();
+    this.options.onSent(this.queuedBytes);
     if (this.options.endOnTerminalOrder === event.scope.orderUuid && event.terminalOrder) {
       this.close('order-terminal');
       return false;
@@ -176,6 +177,11 @@ export class Subscriber {
     this.pending = [];
     this.pendingBytes = 0;
     for (const event of pending) if (!this.deliver(event)) return;
+  }
+
+  /** Passes its filters and its access: what `deliver` would write. */
+  wants(event: PublicFeedEvent): boolean {
+    return this.interested(event) && this.access.canSee(event.scope);
   }
 
   private interested(event: PublicFeedEvent): boolean {
