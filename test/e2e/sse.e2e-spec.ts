@@ -461,7 +461,8 @@ describe('SSE: GET /api/events', () => {
     expect(resumed.messages[0].event).toBe('history-lost');
     expect(resumed.messages[0].id).toBeUndefined();
     expect(JSON.parse(resumed.messages[0].data)).toEqual({
-      detail: expect.any(String),
+      detail:
+        'Events after the given Last-Event-ID are no longer kept; the stream continues from the oldest event held.',
       last_event_id: String(oldId - 1),
       first_available_id: resumed.messages[1].id,
     });
