@@ -65,7 +65,11 @@ function subscribe(
 }
 
 async function main(): Promise<void> {
-  const system = await ApiSystem.start('ssebench');
+  const system = await ApiSystem.start('ssebench', {
+    gatewayEnv: process.env.SSE_BENCH_GATEWAY_NODE_OPTIONS
+      ? { NODE_OPTIONS: process.env.SSE_BENCH_GATEWAY_NODE_OPTIONS }
+      : {},
+  });
   try {
     const api = new ApiSession(system.base, system.db.url);
     api.tokens.staff = system.staffToken;
