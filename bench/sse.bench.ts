@@ -23,6 +23,7 @@ const WARMUP = 5;
 const MEASURED = 50;
 const GAP_MS = 100;
 const POLL_PERIOD_MS = 3_000;
+const MARKER = 'marketplace-orders/';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
@@ -43,6 +44,7 @@ function subscribe(
   return new Promise((resolve, reject) => {
     const socket = netConnect(port, '127.0.0.1');
     let carry = '';
+    let lastUuid = '';
     let open = false;
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => {
@@ -53,7 +55,13 @@ function subscribe(
         open = true;
         resolve(socket);
       }
-      for (const match of text.matchAll(/marketplace-orders\/([0-9a-f-]{36})\//g)) onOrder(match[1], at);
+      // A plain scan, as cheap as the floors' clients: the order's URL is the first field of `data:`.
+      for (let at0 = text.indexOf(MARKER); at0 >= 0; at0 = text.indexOf(MARKER, at0 + 1)) {
+        const uuid = text.slice(at0 + MARKER.length, at0 + MARKER.length + 36);
+        // The carried tail may hold the one already counted.
+        if (uuid.length === 36 && uuid !== lastUuid) onOrder(uuid, at);
+        if (uuid.length === 36) lastUuid = uuid;
+      }
       carry = text.slice(-80);
     });
     socket.on('error', reject);
@@ -109,11 +117,15 @@ async function main(): Promise<void> {
     const publishedAt = new Map<string, bigint>();
     const delays: number[] = [];
     const perEvent = new Map<string, number>();
+    const firstAndLast = new Map<string, [number, number]>();
     const onOrder = (uuid: string, at: bigint) => {
       const start = publishedAt.get(uuid);
       if (start === undefined) return;
-      delays.push(Number(at - start) / 1e6);
+      const delay = Number(at - start) / 1e6;
+      delays.push(delay);
       perEvent.set(uuid, (perEvent.get(uuid) ?? 0) + 1);
+      const seen = firstAndLast.get(uuid);
+      firstAndLast.set(uuid, seen ? [Math.min(seen[0], delay), Math.max(seen[1], delay)] : [delay, delay]);
     };
     const sockets: Socket[] = [];
     const connecting = Date.now();
@@ -157,6 +169,19 @@ async function main(): Promise<void> {
         p99: round(percentile(delays, 99)),
         max: round(delays[delays.length - 1]),
       },
+      // Per event: when its first and its last subscriber had it (the fan-out is one serial loop).
+      first_subscriber_p50_ms: round(
+        percentile(
+          [...firstAndLast.values()].map((v) => v[0]).sort((a, b) => a - b),
+          50,
+        ),
+      ),
+      last_subscriber_p50_ms: round(
+        percentile(
+          [...firstAndLast.values()].map((v) => v[1]).sort((a, b) => a - b),
+          50,
+        ),
+      ),
       polling_every_3s_mean_delay_ms: round(POLL_PERIOD_MS / 2 + percentile(rest, 50)),
       rest_round_trip_p50_ms: round(percentile(rest, 50)),
       gateway_rss_mb: {
