@@ -47,13 +47,13 @@ describe('SSE: GET /api/events', () => {
 
   beforeAll(async () => {
     system = await ApiSystem.start('sse', {
-      gatewayEnv: { SSE_HEARTBEAT_MS: '300', SSE_QUEUE_LIMIT_BYTES: '262144' },
+      gatewayEnv: { SSE_HEARTBEAT_MS: '300', SSE_QUEUE_LIMIT_BYTES: '262144', SSE_RECHECK_MS: '1000' },
     });
     api = new ApiSession(system.base, system.db.url);
     api.tokens.staff = system.staffToken;
     api.users.staff = (await api.ok<Json>('staff', 'GET', '/api/users/me/')).uuid as string;
     feed = new FeedPublisher(system.nats);
-    for (const name of ['ownerA', 'memberA', 'memberB', 'providerP', 'outsider'])
+    for (const name of ['ownerA', 'memberA', 'memberB', 'memberC', 'providerP', 'outsider'])
       await api.user(name, 'staff');
     const [orgA, orgB, provider] = [
       await customer('Org A'),
@@ -296,6 +296,29 @@ describe('SSE: GET /api/events', () => {
     await api.ok('staff', 'POST', `/api/users/${api.users.memberB}/revoke_tokens/`);
     await feed.access([api.users.memberB]);
     await client.waitFor((c) => c.ended, 1_000, 'the stream to end');
+  });
+
+  it('re-checks every stream periodically: a role revoked without an AccessChanged stops its events too', async () => {
+    await api.ok('staff', 'POST', `/api/projects/${scopeB2.project_uuid}/add_user/`, {
+      user: api.users.memberC,
+      role: 'PROJECT.MEMBER',
+    });
+    const client = await open('memberC');
+    const seen = orderView(scopeB2);
+    await feed.order(seen);
+    await client.waitForCount(1);
+    await api.ok('staff', 'POST', `/api/projects/${scopeB2.project_uuid}/delete_user/`, {
+      user: api.users.memberC,
+      role: 'PROJECT.MEMBER',
+    });
+    // SSE_RECHECK_MS is 1 s in this suite; no AccessChanged is published.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const hidden = orderView(scopeB2);
+    await feed.order(hidden);
+    const marker = await open('staff', `?order_uuid=${hidden.uuid}`, { lastEventId: 0 });
+    await marker.waitForCount(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(orderUuids(client)).toEqual([seen.uuid]);
   });
 
   /** The gateway's RSS, from the kernel. */

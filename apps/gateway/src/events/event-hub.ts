@@ -67,6 +67,8 @@ export class EventHub implements OnModuleInit, OnApplicationShutdown {
     });
     this.subscribers.add(subscriber);
     this.metrics.subscribers.set(this.subscribers.size);
+    // The client may have gone while its token was checked: its 'close' came before anyone listened.
+    if (options.response.destroyed) subscriber.close('client');
     return subscriber;
   }
 
