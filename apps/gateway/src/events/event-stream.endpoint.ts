@@ -154,6 +154,8 @@ export class EventStreamEndpoint {
     }
     await this.feed.replay(from, last, async (event) => {
       if (event.kind !== 'public') return !subscriber.closed;
+      // An AccessChanged arrived live meanwhile: the rest of the replay is checked against the new access.
+      await subscriber.settled();
       if (!subscriber.deliver(event)) return false;
       await subscriber.drained();
       return !subscriber.closed;

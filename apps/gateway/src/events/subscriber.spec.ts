@@ -91,6 +91,22 @@ describe('Subscriber: one SSE client', () => {
     expect(sink.ids()).toEqual([2]);
   });
 
+  it('lets a replay wait until a pending re-resolution of access is done', async () => {
+    const sink = new Sink();
+    const { created } = subscriber(sink);
+    await created.settled(); // nothing pending: at once
+    const generation = created.hold();
+    let settled = false;
+    const waiting = created.settled().then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    created.resolved(generation, member([]));
+    await waiting;
+    expect(settled).toBe(true);
+    created.deliver(event(1));
+    expect(sink.ids()).toEqual([]); // checked against the access resolved after the change
+  });
+
   it('ignores a resolution older than the latest one asked for', () => {
     const sink = new Sink();
     const { created } = subscriber(sink);

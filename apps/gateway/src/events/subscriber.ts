@@ -42,6 +42,7 @@ export class Subscriber {
   private pending: PublicFeedEvent[] = [];
   private pendingBytes = 0;
   private ended = false;
+  private settledWaiters: (() => void)[] = [];
 
   constructor(private readonly options: SubscriberOptions) {
     this.access = options.access;
@@ -106,11 +107,21 @@ export class Subscriber {
     return ++this.accessGeneration;
   }
 
+  /**
+   * Resolves once no re-resolution of access is pending (or the stream ended): a replay waits on
+   * it, so what it writes after an AccessChanged is checked against the new access too.
+   */
+  settled(): Promise<void> {
+    if (!this.holding || this.ended) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
   /** The re-resolution `generation` finished: new access, and the events it held are checked against it. */
   resolved(generation: number, access: SubscriberAccess): void {
     if (generation !== this.accessGeneration) return;
     this.access = access;
     this.holding = false;
+    this.wakeSettled();
     if (!this.joining) this.release();
   }
 
@@ -184,6 +195,10 @@ export class Subscriber {
     return this.interested(event) && this.access.canSee(event.scope);
   }
 
+  private wakeSettled(): void {
+    for (const wake of this.settledWaiters.splice(0)) wake();
+  }
+
   private interested(event: PublicFeedEvent): boolean {
     return matches(this.options.filter, event);
   }
@@ -191,6 +206,7 @@ export class Subscriber {
   private end(reason: EndReason): void {
     if (this.ended) return;
     this.ended = true;
+    this.wakeSettled();
     this.pending = [];
     this.pendingBytes = 0;
     this.options.onEnd(this, reason);
