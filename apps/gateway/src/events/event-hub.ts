@@ -54,9 +54,15 @@ export class EventHub implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** A new stream: it receives live events from now on (held until it goes live). */
-  subscribe(options: Omit<SubscriberOptions, 'queueLimitBytes' | 'onSent' | 'onEnd'>): Subscriber {
+  subscribe(
+    options: Omit<SubscriberOptions, 'queueLimitBytes' | 'onSent' | 'onEnd' | 'resumeFrom'> & {
+      resumeFrom?: number;
+    },
+  ): Subscriber {
     const subscriber = new Subscriber({
       ...options,
+      // A fresh stream is owed what follows the last event handed out before it joined.
+      resumeFrom: options.resumeFrom ?? this.feed.position,
       queueLimitBytes: this.config.SSE_QUEUE_LIMIT_BYTES,
       onSent: (queuedBytes) => this.metrics.eventSent(queuedBytes),
       onEnd: (ended, reason) => {

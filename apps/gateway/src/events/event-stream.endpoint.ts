@@ -63,6 +63,7 @@ export class EventStreamEndpoint {
         access,
         authorization,
         links: Links.for(request, fallbackOrigin),
+        resumeFrom: lastEventId,
       });
       openStream(response);
       if (lastEventId !== undefined) await this.replayGap(subscriber, lastEventId);
@@ -91,6 +92,7 @@ export class EventStreamEndpoint {
         authorization,
         links,
         endOnTerminalOrder: uuid,
+        resumeFrom: lastEventId,
       });
       const { firstAvailable, last } = await this.feed.bounds();
       const order = await this.currentOrder(caller.user_uuid, uuid);

@@ -46,6 +46,11 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
     this.feed = topology(config.NATS_NAMESPACE).feed;
   }
 
+  /** The last sequence handed to the fan-out. */
+  get position(): number {
+    return this.lastLiveSeq;
+  }
+
   /** The fan-out: called once per feed event, in sequence order. */
   onEvent(listener: (event: FeedEvent) => void): void {
     this.listener = listener;

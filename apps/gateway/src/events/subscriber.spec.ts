@@ -52,7 +52,7 @@ const member = (projects: string[]) =>
     owned_customer_uuids: [],
   });
 
-function subscriber(sink: Sink, limit = 10_000) {
+function subscriber(sink: Sink, limit = 10_000, resumeFrom = 0) {
   const ended: EndReason[] = [];
   const created = new Subscriber({
     response: sink as unknown as HttpResponse,
@@ -61,6 +61,7 @@ function subscriber(sink: Sink, limit = 10_000) {
     authorization: 'Token t',
     links: new Links('http://gw'),
     queueLimitBytes: limit,
+    resumeFrom,
     onSent: () => undefined,
     onEnd: (_subscriber, reason) => ended.push(reason),
   });
@@ -136,10 +137,11 @@ describe('Subscriber: one SSE client', () => {
     );
   });
 
-  it('counts what waits to join against the same limit', () => {
+  it('counts what waits to join against the same limit; with nothing sent, it names the id it resumed from', () => {
     const sink = new Sink();
-    const { created, ended } = subscriber(sink, 5_000);
-    for (let seq = 1; seq <= 10; seq++) created.offer(event(seq, PROJECT, 1_000));
+    const { created, ended } = subscriber(sink, 5_000, 41);
+    for (let seq = 42; seq <= 52; seq++) created.offer(event(seq, PROJECT, 1_000));
     expect(ended).toEqual(['overflow']);
+    expect(sink.chunks.at(-1)).toContain('"last_event_id":"41"');
   });
 });

@@ -15,6 +15,8 @@ export interface SubscriberOptions {
   /** The `Authorization` header it connected with: checked again on AccessChanged and periodically. */
   readonly authorization: string;
   readonly links: Links;
+  /** The id the client already has: its Last-Event-ID, or where the feed was when it connected. */
+  readonly resumeFrom: number;
   /** Bytes the gateway may hold for this client before it is dropped. */
   readonly queueLimitBytes: number;
   /** Ends the stream after this order's terminal OrderStateChanged. */
@@ -32,8 +34,8 @@ export interface SubscriberOptions {
  */
 export class Subscriber {
   lastSeq = 0;
-  /** The last id written to the client: where it resumes. */
-  lastSentSeq = 0;
+  /** The last id the client has (written to it, or given by it): where it resumes. */
+  lastSentSeq: number;
   access: SubscriberAccess;
   /** Bumped by each re-resolution asked for: only the latest one releases held events. */
   accessGeneration = 0;
@@ -46,6 +48,7 @@ export class Subscriber {
 
   constructor(private readonly options: SubscriberOptions) {
     this.access = options.access;
+    this.lastSentSeq = options.resumeFrom;
     options.response.once('close', () => this.end('client'));
   }
 
