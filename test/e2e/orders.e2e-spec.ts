@@ -264,8 +264,8 @@ describe('marketplace orders and resources through the gateway', () => {
         'resource null → Creating',
         'order pending-provider → executing',
         'OrderSubmitted',
-        'order executing → done',
         'resource Creating → OK',
+        'order executing → done',
       ]);
       const again = await act('provider', order.uuid, 'set_state_done');
       expect(again.status).toBe(409);
@@ -279,8 +279,8 @@ describe('marketplace orders and resources through the gateway', () => {
       expect(await feedOf(order.uuid, order.marketplace_resource_uuid)).toEqual([
         'order null → pending-provider',
         'resource null → Creating',
-        'order pending-provider → rejected',
         'resource Creating → Terminated',
+        'order pending-provider → rejected',
       ]);
     });
 
@@ -506,8 +506,8 @@ describe('marketplace orders and resources through the gateway', () => {
         'resource OK → Updating',
         'order pending-provider → executing',
         'OrderSubmitted',
-        'order executing → erred',
         'resource Updating → Erred',
+        'order executing → erred',
       ]);
     });
   });

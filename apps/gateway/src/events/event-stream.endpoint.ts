@@ -100,7 +100,12 @@ export class EventStreamEndpoint {
       if (lastEventId === undefined) {
         // The order as it is now stands for every event up to `last` (committed before it was read).
         openStream(response);
-        subscriber.writeSnapshot(last, 'OrderStateChanged', present.order(order, links));
+        subscriber.writeSnapshot(
+          last,
+          'OrderStateChanged',
+          present.order(order, links),
+          Date.parse(order.modified),
+        );
         return terminal ? subscriber.close('order-terminal') : subscriber.goLive();
       }
       if (!terminal) {
@@ -113,7 +118,12 @@ export class EventStreamEndpoint {
       if (lastEventId + 1 < firstAvailable) {
         openStream(response);
         historyLost(subscriber, lastEventId, firstAvailable);
-        subscriber.writeSnapshot(last, 'OrderStateChanged', present.order(order, links));
+        subscriber.writeSnapshot(
+          last,
+          'OrderStateChanged',
+          present.order(order, links),
+          Date.parse(order.modified),
+        );
         return subscriber.close('order-terminal');
       }
       const missed = await this.untilTerminal(subscriber, lastEventId + 1, last);

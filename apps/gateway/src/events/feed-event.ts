@@ -34,6 +34,8 @@ export interface PublicFeedEvent {
   readonly scope: EventScope;
   /** The order reached done, erred, canceled or rejected: `/marketplace-orders/{uuid}/events` ends. */
   readonly terminalOrder: boolean;
+  /** When the object changed (its `modified`, ms): an order or resource event, not an offering's. */
+  readonly changedAt?: number;
   /** The whole SSE message, rendered once per origin (links are absolute) and shared by subscribers. */
   frame(links: Links): Buffer;
 }
@@ -65,6 +67,7 @@ function publicEvent(
   scope: EventScope,
   terminalOrder: boolean,
   presentWith: (links: Links) => object,
+  changedAt?: number,
 ): PublicFeedEvent {
   // Nearly every subscriber shares one origin: the frame is built once for each.
   const frames = new Map<string, Buffer>();
@@ -74,6 +77,7 @@ function publicEvent(
     type,
     scope,
     terminalOrder,
+    changedAt,
     frame(links) {
       let frame = frames.get(links.origin);
       if (!frame) {
@@ -129,6 +133,7 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
         },
         TERMINAL_ORDER_STATES.includes(order.state),
         (links) => present.order(order, links),
+        Date.parse(order.modified),
       );
     }
     case ResourceStateChangedEvent.type: {
@@ -150,6 +155,7 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
         },
         false,
         (links) => present.resource(resource, links),
+        Date.parse(resource.modified),
       );
     }
     case OfferingChangedEvent.type: {

@@ -44,6 +44,8 @@ export class Subscriber {
   private pending: PublicFeedEvent[] = [];
   private pendingBytes = 0;
   private ended = false;
+  /** A snapshot was written of the state at this time (ms): earlier changes are covered by it. */
+  private coveredUntil?: number;
   private settledWaiters: (() => void)[] = [];
 
   constructor(private readonly options: SubscriberOptions) {
@@ -84,6 +86,8 @@ export class Subscriber {
     if (event.seq <= this.lastSeq) return true;
     this.lastSeq = event.seq;
     if (!this.interested(event) || !this.access.canSee(event.scope)) return true;
+    // Committed before the snapshot but relayed after it: the snapshot already shows that state.
+    if (this.coveredUntil !== undefined && (event.changedAt ?? Infinity) <= this.coveredUntil) return true;
     this.options.response.write(event.frame(this.options.links));
     this.lastSentSeq = event.seq;
     this.options.onSent(this.queuedBytes);
@@ -135,10 +139,15 @@ export class Subscriber {
     if (id !== undefined) this.lastSentSeq = id;
   }
 
-  /** The order's current state, written with the feed sequence it stands for (it covers every earlier event). */
-  writeSnapshot(seq: number, event: string, data: unknown): void {
+  /**
+   * The order's current state, written with the feed sequence it stands for: it covers every
+   * earlier event, and every change committed by `changedAt` (the order's `modified`) that the
+   * outbox relays only after it was read.
+   */
+  writeSnapshot(seq: number, event: string, data: unknown, changedAt?: number): void {
     this.writeControl(event, data, seq);
     this.lastSeq = Math.max(this.lastSeq, seq);
+    this.coveredUntil = changedAt;
   }
 
   /** The request was refused before the stream opened: forgotten, nothing written. */

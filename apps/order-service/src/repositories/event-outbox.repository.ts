@@ -15,10 +15,11 @@ import type { Transaction } from './unit-of-work';
  * The events of orders, resources and access, written into the outbox inside the caller's
  * transaction (they exist exactly when the change does), and the relay woken after the commit.
  *
- * Publish order is kept per aggregate: an order's events are keyed by the order's uuid, a resource's
- * by the resource's uuid (a resource outlives its orders: its Create, Update and Terminate orders'
- * changes must reach subscribers in the order they happened). The caller holds the row lock of that
- * order or resource, so the outbox sequence follows the commit order.
+ * Publish order is kept per aggregate, and the aggregate of an order's and of a resource's events is
+ * the marketplace resource: a resource outlives its orders, and its Create, Update and Terminate
+ * orders' changes and its own must reach subscribers in the order they were written (an order's
+ * terminal event after the resource's outcome). The caller holds the resource's row lock, so the
+ * outbox sequence follows the commit order.
  */
 @Injectable()
 export class EventOutbox {
@@ -32,6 +33,7 @@ export class EventOutbox {
       OrderStateChangedEvent,
       data,
       data.order.uuid,
+      data.order.marketplace_resource_uuid,
     );
   }
 

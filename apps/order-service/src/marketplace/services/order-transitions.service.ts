@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { OrderState, OrderView, ResourceState } from '@app/contracts';
+import { TERMINAL_ORDER_STATES, type OrderState, type OrderView, type ResourceState } from '@app/contracts';
 import type { OrderEntity } from '../../entities/order.entity';
 import type { ResourceEntity } from '../../entities/resource.entity';
 import { EventOutbox } from '../../repositories/event-outbox.repository';
@@ -80,15 +80,25 @@ export class OrderTransitions {
     const order = await this.views.order(orderUuid, tx);
     // Orders of the caller-less backbone path have no public view: nobody may see them.
     if (!order) return null;
-    await this.events.orderStateChanged(tx, { order, previous_state: previousOrderState });
-    if (!resourceChanged) return order;
-    const resource = await this.views.resource(resourceUuid, tx);
-    if (resource)
-      await this.events.resourceStateChanged(
-        tx,
-        { resource, previous_state: previousResourceState },
-        orderUuid,
-      );
+    const resource = resourceChanged ? await this.views.resource(resourceUuid, tx) : null;
+    const orderEvent = () => this.events.orderStateChanged(tx, { order, previous_state: previousOrderState });
+    const resourceEvent = async () => {
+      if (resource)
+        await this.events.resourceStateChanged(
+          tx,
+          { resource, previous_state: previousResourceState },
+          orderUuid,
+        );
+    };
+    // An order's terminal event comes after what it did to its resource: whoever follows the order
+    // (GET /api/marketplace-orders/{uuid}/events ends on it) has seen the resource's outcome by then.
+    if (TERMINAL_ORDER_STATES.includes(order.state)) {
+      await resourceEvent();
+      await orderEvent();
+    } else {
+      await orderEvent();
+      await resourceEvent();
+    }
     return order;
   }
 
