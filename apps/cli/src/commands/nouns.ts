@@ -1,0 +1,67 @@
+import {
+  API_PATHS,
+  ORDER_OPERATIONS,
+  PLAN_OPERATIONS,
+  PUBLIC_OFFERING_OPERATIONS,
+  RESOURCE_OPERATIONS,
+  VMWARE_VM_TYPE,
+} from '@app/contracts';
+import type { z } from 'zod';
+
+/**
+ * The objects the generic commands browse: their paths (from libs/contracts), the query schema
+ * their `--filter` is checked against (the gateway's own), and the columns a table shows.
+ */
+export interface Noun {
+  label: string;
+  listPath: string;
+  itemPath: string;
+  listQuery: z.ZodObject;
+  columns: readonly string[];
+  /** For `wait`: the SSE event carrying this object, and the filter naming it. */
+  events?: { type: string; filter: string };
+  /** Keeps the items of a list that are this noun (a VM is a resource of a VMware offering). */
+  keep?: (item: Record<string, unknown>) => boolean;
+}
+
+export const OFFERING: Noun = {
+  label: 'offering',
+  listPath: API_PATHS.publicOfferings,
+  itemPath: API_PATHS.publicOffering,
+  listQuery: PUBLIC_OFFERING_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'type', 'state', 'customer_name'],
+  events: { type: 'OfferingChanged', filter: 'offering_uuid' },
+};
+
+export const PLAN: Noun = {
+  label: 'plan',
+  listPath: API_PATHS.plans,
+  itemPath: API_PATHS.plan,
+  listQuery: PLAN_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'offering_uuid', 'url'],
+};
+
+export const ORDER: Noun = {
+  label: 'order',
+  listPath: API_PATHS.orders,
+  itemPath: API_PATHS.order,
+  listQuery: ORDER_OPERATIONS.list.query,
+  columns: ['uuid', 'type', 'state', 'offering_name', 'resource_uuid', 'error_message'],
+  events: { type: 'OrderStateChanged', filter: 'order_uuid' },
+};
+
+export const RESOURCE: Noun = {
+  label: 'resource',
+  listPath: API_PATHS.resources,
+  itemPath: API_PATHS.resource,
+  listQuery: RESOURCE_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'state', 'offering_name', 'resource_uuid'],
+  events: { type: 'ResourceStateChanged', filter: 'resource_uuid' },
+};
+
+/** A vSphere VM: a marketplace resource of a `VMware.VirtualMachine` offering. */
+export const VM: Noun = {
+  ...RESOURCE,
+  label: 'vm',
+  keep: (item) => item.offering_type === VMWARE_VM_TYPE,
+};
