@@ -1,0 +1,423 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiSession, type Json } from '../support/api-session';
+import { ApiSystem } from '../support/api-system';
+import { CLI_BIN, runCli, startCli, type CliResult } from '../support/cli-process';
+
+jest.setTimeout(120_000);
+
+type Order = Json & { uuid: string; state: string };
+
+/**
+ * `waldur-cli` as a process against the real gateway and order service: the seed's command lines
+ * (provisioning-cli.txt) on a `Marketplace.Basic` offering that the provider completes by hand, with
+ * their output, exit codes and what they did to the system asserted.
+ */
+describe('waldur-cli against the running system', () => {
+  let system: ApiSystem;
+  let api: ApiSession;
+  let providerOrg: string;
+  let project: string;
+  let offering: Json & { uuid: string; url: string; plans: (Json & { url: string })[] };
+  const dir = mkdtempSync(join(tmpdir(), 'waldur-cli-'));
+  const config = join(dir, 'config.yaml');
+
+  /** The owner of Org A, who orders, with an ambient project set once in the profile file. */
+  const owner = () => ({
+    WALDUR_API_URL: system.base,
+    WALDUR_TOKEN: api.tokens.owner,
+    WALDUR_CLI_CONFIG: config,
+  });
+  const provider = () => ({
+    WALDUR_API_URL: system.base,
+    WALDUR_TOKEN: api.tokens.provider,
+    WALDUR_CLI_CONFIG: join(dir, 'provider.yaml'),
+  });
+  const cli = (args: string[], env = owner(), stdin?: string) => runCli(args, env, { stdin });
+
+  function orderBody(name: string): Json {
+    return { offering: offering.url, plan: offering.plans[0].url, attributes: { name }, limits: { days: 1 } };
+  }
+
+  async function orderCount(): Promise<number> {
+    const [row] = await api.sql<{ n: number }>('SELECT count(*)::int AS n FROM marketplace.orders');
+    return row.n;
+  }
+
+  /** The provider's side of a Basic order, through the CLI as well: approve, then complete by hand. */
+  async function complete(orderUuid: string): Promise<void> {
+    expect(
+      await cli(['marketplace', 'order', 'approve-by-provider', orderUuid, '--format', 'json'], provider()),
+    ).toMatchObject({ code: 0 });
+    const done = await cli(
+      ['marketplace', 'order', 'set-state-done', orderUuid, '--format', 'json'],
+      provider(),
+    );
+    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
+  }
+
+  /** The newest pending-provider order of the project, once the CLI has placed it. */
+  async function pendingOrder(): Promise<Order> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const orders = await api.ok<Order[]>(
+        'provider',
+        'GET',
+        `/api/marketplace-orders/?project_uuid=${project}&state=pending-provider`,
+      );
+      if (orders.length > 0) return orders[0];
+      if (Date.now() > deadline) throw new Error('no pending order');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const json = (result: CliResult): Json => {
+    expect({ code: result.code, stderr: result.stderr }).toMatchObject({ code: 0 });
+    return JSON.parse(result.stdout) as Json;
+  };
+
+  beforeAll(async () => {
+    system = await ApiSystem.start('cli');
+    api = new ApiSession(system.base, system.db.url);
+    api.tokens.staff = system.staffToken;
+    await api.user('provider', 'staff');
+    await api.user('owner', 'staff');
+    providerOrg = (await api.ok('staff', 'POST', '/api/customers/', { name: 'Provider' })).uuid as string;
+    const orgA = (await api.ok('staff', 'POST', '/api/customers/', { name: 'Org A' })).uuid as string;
+    for (const [org, user] of [
+      [providerOrg, 'provider'],
+      [orgA, 'owner'],
+    ])
+      await api.ok('staff', 'POST', `/api/customers/${org}/add_user/`, {
+        user: api.users[user],
+        role: 'CUSTOMER.OWNER',
+      });
+    project = (await api.ok('owner', 'POST', '/api/projects/', { name: 'A1', customer: orgA }))
+      .uuid as string;
+    const created = await api.ok('provider', 'POST', '/api/marketplace-provider-offerings/', {
+      name: 'Consulting',
+      type: 'Marketplace.Basic',
+      customer: providerOrg,
+    });
+    await api.ok(
+      'provider',
+      'POST',
+      `/api/marketplace-provider-offerings/${created.uuid as string}/activate/`,
+    );
+    offering = await api.ok('owner', 'GET', `/api/marketplace-public-offerings/${created.uuid as string}/`);
+  });
+
+  afterAll(() => system?.stop());
+
+  it('prints its help with the exit codes, runs as `npx waldur-cli`, and refuses bad input before sending anything', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes:');
+    expect(help.stdout).toMatch(/5 +the order ended erred, rejected or canceled/);
+    expect((await runCli(['--version'], {}, { command: ['npx', 'waldur-cli'] })).stdout.trim()).toBe('0.1.0');
+
+    const before = await orderCount();
+    const malformed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      '{"offering": ',
+      '--format',
+      'json',
+    ]);
+    expect(malformed.code).toBe(2);
+    const malformedError = JSON.parse(malformed.stderr) as Json;
+    expect(Object.keys(malformedError)).toEqual(['error']);
+    expect(malformedError.error).toMatch(/^--request: not valid JSON/);
+    expect((await cli(['marketplace', 'order', 'wait', 'x', '--jmespath', 'state=='])).code).toBe(2);
+    expect((await cli(['marketplace', 'offering', 'list', '--filter', 'type=Nope'])).code).toBe(2);
+    expect((await cli(['marketplace', 'offering', 'list', '--bogus'])).code).toBe(2);
+    expect(await orderCount()).toBe(before);
+    const refused = await cli(['marketplace', 'order', 'list', '--format', 'json'], {
+      ...owner(),
+      WALDUR_TOKEN: 'not-a-token',
+    });
+    expect(refused.code).toBe(3);
+    const refusal = JSON.parse(refused.stderr) as Json;
+    expect(refusal.error).toMatch(/^401: /);
+    expect(refusal.details).toHaveProperty('detail');
+  });
+
+  it('logs in with a username and password and keeps the token in the profile', async () => {
+    await api.ok('staff', 'POST', `/api/users/${api.users.owner}/change_password/`, {
+      new_password: 'cli-Passw0rd-long',
+    });
+    const file = join(dir, 'login.yaml');
+    const env = { WALDUR_API_URL: system.base, WALDUR_CLI_CONFIG: file };
+    const login = await runCli(
+      ['login', '--username', 'owner', '--password-stdin', '--format', 'json'],
+      env,
+      { stdin: 'cli-Passw0rd-long\n' },
+    );
+    expect(json(login)).toMatchObject({ profile: 'default', logged_in: true });
+    expect(readFileSync(file, 'utf8')).toMatch(/token: \S+/);
+    const me = await runCli(['config', 'show', '--format', 'json'], env);
+    expect(json(me)).toMatchObject({ api_url: system.base, token: '(set)' });
+    expect(await runCli(['marketplace', 'order', 'list', '--format', 'json'], env)).toMatchObject({
+      code: 0,
+    });
+  });
+
+  it('finds the offering as the seed does: list with a filter and a JMESPath projection', async () => {
+    const list = await cli([
+      'marketplace',
+      'offering',
+      'list',
+      '--filter',
+      'type=Marketplace.Basic',
+      '--format',
+      'json',
+      '--jmespath',
+      '[].{name: name, uuid: uuid, url: url}',
+    ]);
+    expect(json(list)).toEqual([{ name: 'Consulting', uuid: offering.uuid, url: offering.url }]);
+    const plans = await cli([
+      'marketplace',
+      'plan',
+      'list',
+      '--filter',
+      `offering_uuid=${offering.uuid}`,
+      '--format',
+      'json',
+      '--jmespath',
+      '[].url',
+    ]);
+    expect(json(plans)).toEqual([offering.plans[0].url]);
+  });
+
+  it('fills the ambient project set once, and --dry-run prints the order the server would create without creating it', async () => {
+    expect((await cli(['config', 'set', 'project', project])).code).toBe(0);
+    const before = await orderCount();
+    const dry = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify({ ...orderBody('dry'), description: null }),
+      '--dry-run',
+      '--format',
+      'json',
+    ]);
+    expect(json(dry)).toMatchObject({
+      type: 'Create',
+      project_uuid: project,
+      project: `${system.base}/api/projects/${project}/`,
+      offering_uuid: offering.uuid,
+      attributes: { name: 'dry' },
+    });
+    expect(await orderCount()).toBe(before);
+  });
+
+  it('provisions with --no-wait, and `marketplace order wait` in another process returns when the order is done', async () => {
+    const placed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody('later')),
+      '--no-wait',
+      '--format',
+      'json',
+      '--jmespath',
+      'uuid',
+    ]);
+    expect(placed.code).toBe(0);
+    const order = placed.stdout.trim();
+    expect(order).toMatch(/^[0-9a-f-]{36}$/);
+    const wait = startCli(
+      ['marketplace', 'order', 'wait', order, '--jmespath', "state=='done'", '--format', 'json', '--debug'],
+      owner(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await complete(order);
+    const result = await wait.done;
+    expect(json(result)).toMatchObject({ uuid: order, state: 'done' });
+    // One GET at the start, then the event stream: no request loop while it is up.
+    const requests = result.stderr.split('\n').filter((line) => line.startsWith('debug: GET'));
+    expect(requests).toEqual([
+      expect.stringMatching(/\/api\/events\?order_uuid=.* event stream$/),
+      expect.stringContaining(`/api/marketplace-orders/${order}/ → 200`),
+    ]);
+    expect(result.stderr).not.toContain('polling');
+  });
+
+  let resourceUuid = '';
+
+  it('provisions from a YAML file, waits for the provider, and prints the resource with uuid and resource_uuid', async () => {
+    const file = join(dir, 'order.yaml');
+    writeFileSync(
+      file,
+      `offering: ${offering.url}\nplan: ${offering.plans[0].url}\nattributes:\n  name: from-yaml\n  description: null\nlimits:\n  days: 3\n`,
+    );
+    const provision = startCli(
+      ['marketplace', 'resource', 'provision', '--request-file', file, '--format', 'json'],
+      owner(),
+    );
+    const order = await pendingOrder();
+    await complete(order.uuid);
+    const resource = json(await provision.done);
+    expect(resource).toMatchObject({
+      name: 'from-yaml',
+      state: 'OK',
+      project_uuid: project,
+      limits: { days: 3 },
+    });
+    expect(resource).toHaveProperty('resource_uuid');
+    resourceUuid = resource.uuid as string;
+    const listed = await cli([
+      'marketplace',
+      'resource',
+      'list',
+      '--filter',
+      `offering_uuid=${offering.uuid}`,
+      '--format',
+      'json',
+      '--jmespath',
+      '[].uuid',
+    ]);
+    expect(json(listed)).toContain(resourceUuid);
+  });
+
+  it("fails with the order's state and message when the provider rejects it (exit 5)", async () => {
+    const provision = startCli(
+      ['marketplace', 'resource', 'provision', '--request', JSON.stringify(orderBody('unwanted'))],
+      owner(),
+    );
+    const order = await pendingOrder();
+    expect((await cli(['marketplace', 'order', 'reject-by-provider', order.uuid], provider())).code).toBe(0);
+    const result = await provision.done;
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain(`marketplace order ${order.uuid} rejected`);
+    expect(result.stdout).toBe('');
+  });
+
+  it('gives up at --timeout with exit 6, says the order may still complete, and cancels nothing', async () => {
+    const result = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody('slow')),
+      '--timeout',
+      '1',
+    ]);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(
+      /timed out after 1s .*\(last state: pending-provider\) -- it may still complete/,
+    );
+    const order = await pendingOrder();
+    expect(order.state).toBe('pending-provider');
+    await complete(order.uuid);
+  });
+
+  it('terminates with --no-wait, and `marketplace resource wait` returns once it is Terminated', async () => {
+    const terminated = await cli([
+      'marketplace',
+      'resource',
+      'terminate',
+      resourceUuid,
+      '--no-wait',
+      '--format',
+      'json',
+    ]);
+    const order = json(terminated) as Order;
+    expect(order).toMatchObject({ type: 'Terminate', state: 'pending-provider' });
+    const wait = startCli(
+      [
+        'marketplace',
+        'resource',
+        'wait',
+        resourceUuid,
+        '--jmespath',
+        "state=='Terminated'",
+        '--format',
+        'json',
+      ],
+      owner(),
+    );
+    await complete(order.uuid);
+    expect(json(await wait.done)).toMatchObject({ uuid: resourceUuid, state: 'Terminated' });
+  });
+
+  it('shows a one-line live progress on a terminal, and only the result when piped', async () => {
+    const placed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody('watched')),
+      '--no-wait',
+      '--format',
+      'json',
+      '--jmespath',
+      'uuid',
+    ]);
+    const order = placed.stdout.trim();
+    const command = [
+      process.execPath,
+      CLI_BIN,
+      'marketplace',
+      'order',
+      'wait',
+      order,
+      '--jmespath',
+      "state=='done'",
+      '--timeout',
+      '2',
+    ]
+      .map((part) => `'${part.replace(/'/g, "'\\''")}'`)
+      .join(' ');
+    // `script` gives the CLI a pseudo-terminal, as a person at a terminal has.
+    const terminal = await runCli([], owner(), {
+      command: ['script', '-q', '-e', '-c', command, '/dev/null'],
+    });
+    expect(terminal.code).toBe(6);
+    expect(terminal.stdout).toContain(`order ${order}: pending-provider (`);
+    const piped = await cli([
+      'marketplace',
+      'order',
+      'wait',
+      order,
+      '--jmespath',
+      "state=='done'",
+      '--timeout',
+      '2',
+    ]);
+    expect(piped.code).toBe(6);
+    expect(piped.stdout).toBe('');
+    expect(piped.stderr).not.toContain('pending-provider (');
+    await cli(['marketplace', 'order', 'cancel', order]);
+  });
+
+  it('completes commands in bash from its generated script', async () => {
+    const script = (await cli(['completion', 'bash'])).stdout;
+    writeFileSync(join(dir, 'completion.bash'), script);
+    const complete = (words: string[]) =>
+      runCli(
+        [],
+        {},
+        {
+          command: [
+            'bash',
+            '-c',
+            `source ${join(dir, 'completion.bash')}; COMP_WORDS=(${words.join(' ')}); COMP_CWORD=${words.length - 1}; _waldur_cli; echo "\${COMPREPLY[@]}"`,
+          ],
+        },
+      );
+    expect((await complete(['waldur-cli', 'marketplace', 'or'])).stdout.trim()).toBe('order');
+    expect(
+      (await complete(['waldur-cli', '--format', 'json', 'marketplace', 'order', 'approve-by-'])).stdout
+        .trim()
+        .split(' ')
+        .sort(),
+    ).toEqual(['approve-by-consumer', 'approve-by-provider']);
+    expect((await cli(['completion', 'zsh'])).stdout).toContain('bashcompinit');
+  });
+});
