@@ -106,6 +106,8 @@ describe('waldur-cli against the running system', () => {
       `/api/marketplace-provider-offerings/${created.uuid as string}/activate/`,
     );
     offering = await api.ok('owner', 'GET', `/api/marketplace-public-offerings/${created.uuid as string}/`);
+    // The owner's ambient project, set once: every order body below leaves `project` out.
+    expect(await cli(['config', 'set', 'project', project])).toMatchObject({ code: 0 });
   });
 
   afterAll(() => system?.stop());
@@ -193,7 +195,7 @@ describe('waldur-cli against the running system', () => {
   });
 
   it('fills the ambient project set once, and --dry-run prints the order the server would create without creating it', async () => {
-    expect((await cli(['config', 'set', 'project', project])).code).toBe(0);
+    expect(readFileSync(config, 'utf8')).toContain(`project: ${project}`);
     const before = await orderCount();
     const dry = await cli([
       'marketplace',
@@ -374,9 +376,10 @@ describe('waldur-cli against the running system', () => {
     ]
       .map((part) => `'${part.replace(/'/g, "'\\''")}'`)
       .join(' ');
-    // `script` gives the CLI a pseudo-terminal, as a person at a terminal has.
+    // `script` gives the CLI a pseudo-terminal, as a person at a terminal has (with a width, as a
+    // terminal window reports: a bare pty reports none, and nothing is drawn then).
     const terminal = await runCli([], owner(), {
-      command: ['script', '-q', '-e', '-c', command, '/dev/null'],
+      command: ['script', '-q', '-e', '-c', `stty cols 120 rows 40; ${command}`, '/dev/null'],
     });
     expect(terminal.code).toBe(6);
     expect(terminal.stdout).toContain(`order ${order}: pending-provider (`);

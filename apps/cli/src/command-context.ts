@@ -41,6 +41,9 @@ export class CommandContext {
 
   /** A live progress line only on a terminal: piped, only the result is printed. */
   get interactive(): boolean {
-    return process.stdout.isTTY === true && process.stderr.isTTY === true;
+    // A terminal that reports no width (a bare pty) is not drawn on: the spinner library divides by it.
+    return (
+      process.stdout.isTTY === true && process.stderr.isTTY === true && (process.stderr.columns ?? 0) > 0
+    );
   }
 }
