@@ -25,6 +25,11 @@ export const API_PATHS = {
   resourceUpdateLimits: '/api/marketplace-resources/{uuid}/update_limits/',
   /** SSE: every change the caller may see, filtered by the query. */
   events: '/api/events',
+  vmwareTemplates: '/api/vmware-templates/',
+  vmwareClusters: '/api/vmware-clusters/',
+  vmwareNetworks: '/api/vmware-networks/',
+  vmwareDatastores: '/api/vmware-datastores/',
+  vmwareFolders: '/api/vmware-folders/',
 } as const;
 
 /** The review and completion actions of an order: `POST /api/marketplace-orders/{uuid}/<action>/`. */
