@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ApiSession, type Json } from '../support/api-session';
 import { ApiSystem } from '../support/api-system';
 import { CLI_BIN, runCli, startCli, type CliResult } from '../support/cli-process';
+import { VsphereMarketplace } from '../support/vsphere-marketplace';
 
 jest.setTimeout(120_000);
 
@@ -422,5 +423,108 @@ describe('waldur-cli against the running system', () => {
         .sort(),
     ).toEqual(['approve-by-consumer', 'approve-by-provider']);
     expect((await cli(['completion', 'zsh'])).stdout).toContain('bashcompinit');
+  });
+});
+
+/**
+ * `vmware` commands on the whole system over vcsim: the inventory lists, the typed skeleton filled
+ * in and provisioned, the VM's resource printed, then terminated.
+ */
+describe('waldur-cli vmware commands against vcsim', () => {
+  let market: VsphereMarketplace;
+  const dir = mkdtempSync(join(tmpdir(), 'waldur-cli-vm-'));
+  const as = (who: string) => ({
+    WALDUR_API_URL: market.api.base,
+    WALDUR_TOKEN: market.api.tokens[who],
+    WALDUR_CLI_CONFIG: join(dir, `${who}.yaml`),
+    WALDUR_PROJECT: market.project.uuid,
+  });
+
+  beforeAll(async () => {
+    market = await VsphereMarketplace.start('cli-vm');
+  });
+  afterAll(() => market?.stop());
+
+  it('lists the inventory and fills the typed skeleton of a VMware order', async () => {
+    const offering = market.offering.uuid;
+    const templates = await runCli(
+      [
+        'vmware',
+        'template',
+        'list',
+        '--filter',
+        `offering_uuid=${offering}`,
+        '--format',
+        'json',
+        '--jmespath',
+        '[].name',
+      ],
+      as('member'),
+    );
+    expect(JSON.parse(templates.stdout)).toEqual(market.templates.map((t) => t.name));
+
+    const skeleton = await runCli(['vmware', 'vm', 'provision', '--generate-skeleton', 'yaml'], as('member'));
+    expect(skeleton.code).toBe(0);
+    for (const field of [
+      'template',
+      'cores_per_socket',
+      'cluster',
+      'datastore',
+      'folder',
+      'cpu',
+      'ram',
+      'disk',
+    ])
+      expect(skeleton.stdout).toContain(`${field}: null`);
+    expect(skeleton.stdout).toContain('accepting_terms_of_service: true');
+    const filled = skeleton.stdout
+      .replace('offering: null', `offering: ${market.api.base}/api/marketplace-public-offerings/${offering}/`)
+      .replace('plan: null', `plan: ${(market.offering.plans[0] as Json).url as string}`)
+      .replace('  name: null', '  name: cli-vm-1')
+      .replace('template: null', `template: ${market.templates[0].uuid}`);
+    writeFileSync(join(dir, 'vm.yaml'), filled);
+  });
+
+  it('provisions a VM in vcsim from the filled skeleton and prints its resource', async () => {
+    const offering = market.offering.uuid;
+
+    const provision = startCli(
+      ['vmware', 'vm', 'provision', '--request-file', join(dir, 'vm.yaml'), '--format', 'json'],
+      as('member'),
+    );
+    // The provider side (staff here) approves when the order waits for it.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const pending = await market.api.ok<Order[]>(
+        'staff',
+        'GET',
+        `/api/marketplace-orders/?offering_uuid=${offering}&state=pending-provider`,
+      );
+      if (pending.length > 0) {
+        expect(
+          (await runCli(['marketplace', 'order', 'approve-by-provider', pending[0].uuid], as('staff'))).code,
+        ).toBe(0);
+        break;
+      }
+      const executing = await market.api.ok<Order[]>(
+        'staff',
+        'GET',
+        `/api/marketplace-orders/?offering_uuid=${offering}`,
+      );
+      if (executing.some((order) => order.state !== 'pending-consumer')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const result = await provision.done;
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const vm = JSON.parse(result.stdout) as Json;
+    expect(vm).toMatchObject({ name: 'cli-vm-1', state: 'OK', offering_type: 'VMware.VirtualMachine' });
+    expect(vm.resource_uuid).toEqual(expect.any(String));
+    expect(vm.backend_id).toMatch(/^vm-/);
+
+    const listed = await runCli(
+      ['vmware', 'vm', 'list', '--format', 'json', '--jmespath', '[].uuid'],
+      as('member'),
+    );
+    expect(JSON.parse(listed.stdout)).toEqual([vm.uuid]);
   });
 });

@@ -34,13 +34,18 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     return;
   }
   const context = await load.context().CommandContext.create(options);
-  const { OFFERING, PLAN, ORDER, RESOURCE, VM } = load.nouns();
+  const { OFFERING, PLAN, ORDER, RESOURCE, VM, VMWARE_INVENTORY } = load.nouns();
   const nouns = {
     'marketplace offering': OFFERING,
     'marketplace plan': PLAN,
     'marketplace order': ORDER,
     'marketplace resource': RESOURCE,
     'vmware vm': VM,
+    'vmware template': VMWARE_INVENTORY.template,
+    'vmware cluster': VMWARE_INVENTORY.cluster,
+    'vmware network': VMWARE_INVENTORY.network,
+    'vmware datastore': VMWARE_INVENTORY.datastore,
+    'vmware folder': VMWARE_INVENTORY.folder,
   };
   const verb = id.split(' ').pop()!;
   const noun = nouns[id.slice(0, id.length - verb.length - 1) as keyof typeof nouns];

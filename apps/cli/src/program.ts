@@ -236,6 +236,11 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
     false,
   );
 
+  for (const kind of ['template', 'cluster', 'network', 'datastore', 'folder'])
+    browse(vmware.command(kind).description(`vCenter ${kind}s the organisation may use`), kind, dispatch, {
+      list: true,
+    });
+
   leaf(program, 'completion', 'print the bash or zsh completion script', dispatch, 'completion').addArgument(
     new Argument('<shell>').choices(['bash', 'zsh']),
   );

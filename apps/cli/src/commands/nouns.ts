@@ -1,5 +1,10 @@
 import {
   API_PATHS,
+  CLUSTERS_LIST,
+  DATASTORES_LIST,
+  FOLDERS_LIST,
+  NETWORKS_LIST,
+  TEMPLATES_LIST,
   ORDER_OPERATIONS,
   PLAN_OPERATIONS,
   PUBLIC_OFFERING_OPERATIONS,
@@ -15,9 +20,10 @@ import type { z } from 'zod';
 export interface Noun {
   label: string;
   listPath: string;
-  itemPath: string;
   listQuery: z.ZodObject;
   columns: readonly string[];
+  /** For `get` and `wait`; none for what is only listed. */
+  itemPath: string;
   /** For `wait`: the SSE event carrying this object, and the filter naming it. */
   events?: { type: string; filter: string };
   /** Keeps the items of a list that are this noun (a VM is a resource of a VMware offering). */
@@ -64,4 +70,36 @@ export const VM: Noun = {
   ...RESOURCE,
   label: 'vm',
   keep: (item) => item.offering_type === VMWARE_VM_TYPE,
+};
+
+const inventory = (
+  label: string,
+  listPath: string,
+  listQuery: z.ZodObject,
+  columns: readonly string[],
+): Noun => ({
+  label,
+  listPath,
+  itemPath: '',
+  listQuery,
+  columns: ['uuid', 'name', ...columns, 'offering_uuid'],
+});
+
+/** The vSphere inventory an organisation may use, as the adapter reports it (`vmware template list`, ...). */
+export const VMWARE_INVENTORY: Record<string, Noun> = {
+  template: inventory('template', API_PATHS.vmwareTemplates, TEMPLATES_LIST.query, [
+    'os',
+    'os_version',
+    'cores',
+    'ram',
+    'disk',
+  ]),
+  cluster: inventory('cluster', API_PATHS.vmwareClusters, CLUSTERS_LIST.query, []),
+  network: inventory('network', API_PATHS.vmwareNetworks, NETWORKS_LIST.query, ['type']),
+  datastore: inventory('datastore', API_PATHS.vmwareDatastores, DATASTORES_LIST.query, [
+    'type',
+    'capacity',
+    'free_space',
+  ]),
+  folder: inventory('folder', API_PATHS.vmwareFolders, FOLDERS_LIST.query, []),
 };
