@@ -10,6 +10,7 @@ import {
 } from '@app/contracts';
 import { buildEnvelope, publishEvent } from '@app/messaging';
 import { AppProcess } from '../support/app-process';
+import { BACKBONE_PROJECT, createBackboneProject } from '../support/backbone-project';
 import { openRequestClient } from '../support/nats-requests';
 import { readEnvelopes } from '../support/stream-reader';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -58,6 +59,7 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     orderService = new AppProcess('order-service', env());
     adapter = new AppProcess('vsphere-adapter', env());
     await Promise.all([orderService.start(), adapter.start()]);
+    await createBackboneProject(db.url);
     client = await openRequestClient(nats.topology.namespace);
     offering = unwrap(
       await client.request<RequestReply<OfferingSummary>>(ORDER_PATTERNS.createOffering, {
@@ -78,7 +80,7 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
     return unwrap(
       await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
         offering_uuid: offering.uuid,
-        project_uuid: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
+        project_uuid: BACKBONE_PROJECT,
         attributes: { name: 'vm-1' },
         limits: { cpu: 2, ram: 2048 },
       }),
@@ -87,7 +89,9 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
 
   async function settledOrder(uuid: string): Promise<BackboneOrderView> {
     return eventually(async () => {
-      const order = unwrap(await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.getOrder, { uuid }));
+      const order = unwrap(
+        await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.getOrder, { uuid }),
+      );
       return order.state === 'executing' ? undefined : order;
     });
   }
@@ -114,6 +118,31 @@ describe('messaging backbone: order service → JetStream → vSphere adapter �
       await pg.end();
     }
   }
+
+  it('refuses an order for a project that does not exist, storing nothing', async () => {
+    const project = '0b7e6a52-3f4d-4f7e-9a0c-5d2c1e8f9b11';
+    const reply = await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
+      offering_uuid: offering.uuid,
+      project_uuid: project,
+    });
+    expect(reply).toEqual({
+      status: 'error',
+      code: 400,
+      fields: { project_uuid: ['Project with this UUID does not exist.'] },
+    });
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      const { rows } = await pg.query(
+        `SELECT (SELECT count(*)::int FROM marketplace.orders WHERE project_uuid = $1)
+              + (SELECT count(*)::int FROM marketplace.resources WHERE project_uuid = $1) AS n`,
+        [project],
+      );
+      expect(rows).toEqual([{ n: 0 }]);
+    } finally {
+      await pg.end();
+    }
+  });
 
   it('records the adapter’s answer on the order: executing → erred with the adapter’s message', async () => {
     const order = await submitOrder();

@@ -6,6 +6,7 @@ import {
   type RequestReply,
 } from '@app/contracts';
 import { AppProcess } from '../support/app-process';
+import { BACKBONE_PROJECT, createBackboneProject } from '../support/backbone-project';
 import { freePort } from '../support/free-port';
 import { openRequestClient } from '../support/nats-requests';
 import {
@@ -51,6 +52,7 @@ describe('Prometheus metrics of the gateway and the services', () => {
       new AppProcess('gateway', { ...env, GATEWAY_PORT: String(port) }),
     ];
     await Promise.all(apps.map((app) => app.start(app.app === 'gateway' ? 'gateway listening' : undefined)));
+    await createBackboneProject(db.url);
     client = await openRequestClient(nats.topology.namespace);
   });
 
@@ -88,7 +90,7 @@ describe('Prometheus metrics of the gateway and the services', () => {
     const order = unwrap(
       await client.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
         offering_uuid: offering.uuid,
-        project_uuid: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
+        project_uuid: BACKBONE_PROJECT,
         attributes: { name: 'vm-metrics' },
         limits: { cpu: 1 },
       }),

@@ -29,11 +29,12 @@ import { freePort } from '../support/free-port';
 import { readEnvelopes } from '../support/stream-reader';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { uniqueToken } from '../support/test-env';
+import { BACKBONE_PROJECT, createBackboneProject } from '../support/backbone-project';
 
 jest.setTimeout(120_000);
 
 const ROOT = join(__dirname, '..', '..');
-const PROJECT = '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11';
+const PROJECT = BACKBONE_PROJECT;
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -130,7 +131,8 @@ describe('NATS with the project’s authorization: each app may use only its own
       [join(ROOT, 'dist/apps/order-service/apps/order-service/src/create-staff.js'), 'root'],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url } },
     );
-    staffToken = created.stdout.trim().split('\n').pop()!;
+    staffToken = created.stdout.trim().split('\n').pop()!; // create-staff migrated the schema
+    await createBackboneProject(db.url);
     await Promise.all([
       startApp('order-service', env),
       startApp('vsphere-adapter', env),

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { ORDER_PATTERNS, type BackboneOrderView, type RequestReply } from '@app/contracts';
+import { BACKBONE_PROJECT } from '../support/backbone-project';
 import { FaultSystem, TERMINAL_STATES } from './support/fault-system';
 import { sleep, until } from './support/wait';
 
@@ -37,7 +38,7 @@ describe('graceful shutdown: SIGTERM to the order service while requests are in 
         Array.from({ length: IN_FLIGHT }, (_, i) =>
           system.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
             offering_uuid: system.offering!.uuid,
-            project_uuid: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
+            project_uuid: BACKBONE_PROJECT,
             attributes: { name: `drained-${i}` },
           }),
         ),

@@ -8,6 +8,7 @@ import { CustomersController } from './controllers/customers.controller';
 import { HealthController } from './controllers/health.controller';
 import { orderOutcomesConsumer } from './controllers/order-outcomes.consumer';
 import { OrdersController } from './controllers/orders.controller';
+import { EventOutbox } from './repositories/event-outbox.repository';
 import { ProjectsController } from './controllers/projects.controller';
 import { UsersController } from './controllers/users.controller';
 import { ApiTokenRepository } from './repositories/api-token.repository';
@@ -54,6 +55,7 @@ export class AppModule {
         { provide: SERVICE_RUNTIME, useValue: runtime },
         dataSourceProvider(runtime),
         OrderRepository,
+        EventOutbox,
         OfferingService,
         OrderSubmissionService,
         OrderOutcomeService,

@@ -3,12 +3,11 @@ import { RuntimeLifecycle, SERVICE_RUNTIME, type ServiceRuntime } from '@app/mes
 import { runtimeProviders } from './adapters/runtime-providers';
 import { CONFIG, type VsphereAdapterConfig } from './config/vsphere-adapter.config';
 import { HealthController } from './controllers/health.controller';
-import { orderSubmittedConsumer } from './controllers/order-submitted.consumer';
 import { IntegrationModule } from './integration/integration.module';
 import { InventoryModule } from './inventory/inventory.module';
+import { MachinesModule } from './machines/machines.module';
 import { dataSourceProvider } from './repositories/data-source.provider';
 import { UnitOfWork } from './repositories/unit-of-work';
-import { OrderProvisioningService } from './services/order-provisioning.service';
 import { RequestGuard } from './services/request-guard.service';
 import { INVENTORY_METER, type InventoryMeter } from './vcenter/adapters/inventory-meter';
 
@@ -53,9 +52,14 @@ export class AppModule {
   ): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.register(config, runtime, extras), InventoryModule, IntegrationModule],
+      imports: [
+        CoreModule.register(config, runtime, extras),
+        InventoryModule,
+        IntegrationModule,
+        MachinesModule,
+      ],
       controllers: [HealthController],
-      providers: [OrderProvisioningService, orderSubmittedConsumer, RuntimeLifecycle],
+      providers: [RuntimeLifecycle],
     };
   }
 }

@@ -147,7 +147,7 @@ describe('Content Library over /api through the vcsim front (TLS verified)', () 
       itemId,
       {
         name: 'deployed-hw',
-        placement: { folder: dc.vmFolder?.value, cluster: cluster.ref.value },
+        placement: { folder: dc.vmFolder!.value, cluster: cluster.ref.value },
         disk_storage: { datastore: datastore.ref.value },
         vm_home_storage: { datastore: datastore.ref.value },
         hardware_customization: {
@@ -160,7 +160,12 @@ describe('Content Library over /api through the vcsim front (TLS verified)', () 
       { timeoutMs: 120_000 },
     );
     expect(vm.type).toBe('VirtualMachine');
-    const back = await readVirtualMachine(ctx, vm);
+    // vCenter 8 powers on asynchronously after the deploy answered.
+    let back = await readVirtualMachine(ctx, vm);
+    for (let i = 0; i < 100 && back?.powerState !== 'poweredOn'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      back = await readVirtualMachine(ctx, vm);
+    }
     expect(back).toMatchObject({
       name: 'deployed-hw',
       template: false,
@@ -179,9 +184,10 @@ describe('Content Library over /api through the vcsim front (TLS verified)', () 
 
   it('deploys powered off with the template hardware when nothing else is asked', async () => {
     const [cluster] = await readClusters(ctx);
+    const [dc] = await readDatacenters(ctx);
     const vm = await deployVmTemplate(rest, itemId, {
       name: 'deployed-plain',
-      placement: { resource_pool: cluster.resourcePool?.value },
+      placement: { folder: dc.vmFolder!.value, resource_pool: cluster.resourcePool?.value },
     });
     const info = await getVmTemplate(rest, itemId);
     expect(await readVirtualMachine(ctx, vm)).toMatchObject({
@@ -196,7 +202,11 @@ describe('Content Library over /api through the vcsim front (TLS verified)', () 
     for (const call of [
       () => getLibraryItem(rest, MISSING),
       () => getVmTemplate(rest, MISSING),
-      () => deployVmTemplate(rest, MISSING, { name: 'x', placement: { resource_pool: 'resgroup-1' } }),
+      () =>
+        deployVmTemplate(rest, MISSING, {
+          name: 'x',
+          placement: { folder: 'group-v1', resource_pool: 'resgroup-1' },
+        }),
     ]) {
       const err = await call().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(VapiError);
@@ -208,17 +218,37 @@ describe('Content Library over /api through the vcsim front (TLS verified)', () 
 
   it('refuses a deploy naming a NIC the template lacks, or a placement without pool, cluster or host', async () => {
     const [cluster] = await readClusters(ctx);
+    const [dc] = await readDatacenters(ctx);
+    const folder = dc.vmFolder!.value;
     await expect(
       deployVmTemplate(rest, itemId, {
         name: 'bad-nic',
-        placement: { cluster: cluster.ref.value },
+        placement: { folder, cluster: cluster.ref.value },
         hardware_customization: { nics: { '999999': { network: 'network-1' } } },
       }),
     ).rejects.toMatchObject({ errorType: 'INVALID_ARGUMENT', operation: 'DeployVmTemplate' });
-    await expect(deployVmTemplate(rest, itemId, { name: 'nowhere', placement: {} })).rejects.toMatchObject({
+    await expect(
+      deployVmTemplate(rest, itemId, { name: 'nowhere', placement: { folder } }),
+    ).rejects.toMatchObject({
       errorType: 'INVALID_ARGUMENT',
     });
     expect((await readVirtualMachines(ctx)).map((v) => v.name)).not.toContain('bad-nic');
+  });
+
+  it('refuses a deploy without placement.folder, or into an unknown folder, with 400 INVALID_ARGUMENT and creates nothing, as vCenter 8', async () => {
+    const [cluster] = await readClusters(ctx);
+    // The client type requires the folder; a caller that bypasses it gets vCenter's refusal.
+    const spec = { name: 'no-folder', placement: { cluster: cluster.ref.value } } as unknown as Parameters<
+      typeof deployVmTemplate
+    >[2];
+    const err = await deployVmTemplate(rest, itemId, spec).catch((e: unknown) => e);
+    expect(err).toMatchObject({ errorType: 'INVALID_ARGUMENT', status: 400 });
+    const unknown = { name: 'no-folder', placement: { folder: 'group-v999999', cluster: cluster.ref.value } };
+    await expect(deployVmTemplate(rest, itemId, unknown)).rejects.toMatchObject({
+      errorType: 'INVALID_ARGUMENT',
+      status: 400,
+    });
+    expect((await readVirtualMachines(ctx)).map((v) => v.name)).not.toContain('no-folder');
   });
 
   it('renews a session expired on the server without the caller noticing', async () => {

@@ -20,6 +20,7 @@ import { NatsServerProcess } from '../../support/nats-server-process';
 import type { SubmitOrder } from '../../support/order-load';
 import { PostgresCluster } from '../../support/postgres-cluster';
 import { until } from './wait';
+import { BACKBONE_PROJECT, createBackboneProject } from '../../support/backbone-project';
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const APPS: AppName[] = ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway'];
@@ -78,6 +79,7 @@ export class FaultSystem {
     this.gatewayPort = await freePort();
     this.gatewayUrl = `http://127.0.0.1:${this.gatewayPort}`;
     this.token = await this.createStaffToken(); // migrates the marketplace schema first
+    await createBackboneProject(this.databaseUrl);
     await Promise.all(APPS.map((app) => this.startApp(app)));
     const reconnectForever = { maxReconnectAttempts: -1, reconnectTimeWait: 250 };
     this.observer = await connect({ servers: this.nats.url, name: 'fault-observer', ...reconnectForever });
@@ -162,7 +164,7 @@ export class FaultSystem {
   submitOrder: SubmitOrder = async () => {
     const reply = await this.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
       offering_uuid: this.offering!.uuid,
-      project_uuid: '6b0a9bd5-5c39-4a53-9d53-5c2a3f0b8e11',
+      project_uuid: BACKBONE_PROJECT,
       attributes: { name: 'vm-under-faults' },
       limits: { cpu: 1, ram: 1024 },
     });

@@ -2,7 +2,6 @@ import {
   destroyVm,
   markTemplateAsVm,
   nicBackingSpec,
-  powerOnVm,
   readVmDevices,
   runTask,
   vmObject,
@@ -22,13 +21,14 @@ export interface DeployFixups {
   readonly memoryMB?: number;
   /** Template NIC key → the network to attach it to. */
   readonly nics: ReadonlyMap<number, NetworkInfo>;
-  readonly poweredOn: boolean;
+  /** The deploy spec's `description`: vCenter makes it the VM's annotation (vcsim drops it). */
+  readonly annotation?: string;
 }
 
 /**
  * Makes a VM vcsim deployed look as vCenter 8 leaves it: MarkAsVirtualMachine into the placement's
  * pool, one ReconfigVM_Task with the requested CPU, cores per socket, memory and NIC networks
- * (each adapter sent back whole with the new backing), PowerOnVM_Task when `powered_on`. On a
+ * (each adapter sent back whole with the new backing) and the description as the annotation. On a
  * failure the half-made VM is destroyed (vCenter fails the whole deploy) and the fault re-thrown.
  */
 export async function applyDeployFixups(ctx: VimConnection, vm: MoRef, fix: DeployFixups): Promise<void> {
@@ -42,7 +42,9 @@ export async function applyDeployFixups(ctx: VimConnection, vm: MoRef, fix: Depl
         deviceChange.push({ operation: 'edit', device: { ...device.raw, backing: nicBackingSpec(network) } });
       }
     }
+    // VirtualMachineConfigSpec in WSDL order: annotation comes before the hardware.
     const spec: SoapObject = {
+      annotation: fix.annotation,
       numCPUs: fix.numCPUs,
       numCoresPerSocket: fix.numCoresPerSocket,
       memoryMB: fix.memoryMB,
@@ -51,7 +53,6 @@ export async function applyDeployFixups(ctx: VimConnection, vm: MoRef, fix: Depl
     if (Object.values(spec).some((v) => v !== undefined)) {
       await runTask(ctx, (o) => vmObject(ctx, vm).reconfigure(spec, o), { timeoutMs: 60_000 });
     }
-    if (fix.poweredOn) await powerOnVm(ctx, vm, { timeoutMs: 60_000 });
   } catch (err) {
     await destroyVm(ctx, vm, { timeoutMs: 60_000 }).catch(() => undefined);
     throw err;

@@ -20,6 +20,21 @@ export interface FrontContext {
   readonly undescribedTemplates: Map<string, UndescribedDetails>;
   /** While set, every `/api` request waits for it before it is served (tests hold a sync mid-way). */
   gate?: Promise<void>;
+  /** Test control: a deploy answers this long after its VM exists (a slow clone; 0 = at once). */
+  deployAnswerDelayMs: number;
+  /** Deploys' name check and clone, one at a time (vCenter's DuplicateName cannot be raced). */
+  readonly deploys: SerialQueue;
+}
+
+/** Runs work one at a time, in arrival order. */
+export class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.tail.catch(() => undefined).then(work);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
 }
 
 /** How vCenter 8 answers the details of a vm-template item it cannot describe. */

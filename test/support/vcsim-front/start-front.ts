@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { connectVim, VimSession, VimSessionRegistry, type VimConnection } from '@app/vim25';
 import { startVcsim, type StartVcsimOptions, type VcsimInstance } from '../vcsim';
 import { serveApi } from './api-router';
-import type { FrontContext, UndescribedDetails } from './front-context';
+import { SerialQueue, type FrontContext, type UndescribedDetails } from './front-context';
 import { SdkProxy } from './sdk-proxy';
 import { VCSIM_REST, VcsimRest } from './vcsim-rest';
 
@@ -25,6 +25,11 @@ export interface VcsimFront {
   markTemplateUndescribed(itemId: string, shape: UndescribedDetails): void;
   /** Holds every `/api` request until the returned function is called (e.g. to catch a sync mid-way). */
   holdApi(): () => void;
+  /**
+   * From now on a deploy answers `ms` after its VM exists (a long clone, as on vCenter 8): a client
+   * can give up or be killed while the VM is already there. 0 restores answers at once.
+   */
+  delayDeployAnswers(ms: number): void;
   /** Closes the server and the front's connections (not vcsim). */
   stop(): Promise<void>;
 }
@@ -82,6 +87,8 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
     sessions: new Set<string>(),
     counters: { sessionsCreated: 0 },
     undescribedTemplates: new Map(),
+    deployAnswerDelayMs: 0,
+    deploys: new SerialQueue(),
   };
 
   const under = (path: string, prefix: string): boolean =>
@@ -117,6 +124,9 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
         ctx.gate = undefined;
         release();
       };
+    },
+    delayDeployAnswers: (ms) => {
+      ctx.deployAnswerDelayMs = ms;
     },
     expireRestSessions: async () => {
       const ids = [...ctx.sessions];

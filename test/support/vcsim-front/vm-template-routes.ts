@@ -1,4 +1,14 @@
-import { asMoRef, readVmDevices, type MoRef, type NetworkInfo } from '@app/vim25';
+import {
+  asMoRef,
+  powerOnVm,
+  asString,
+  retrieveFromView,
+  VimFault,
+  readVmDevices,
+  type MoRef,
+  type NetworkInfo,
+  type VimConnection,
+} from '@app/vim25';
 import { ApiError } from './api-errors';
 import { applyDeployFixups } from './deploy-fixups';
 import {
@@ -149,9 +159,8 @@ export async function deployVmTemplate(ctx: FrontContext, req: ApiRequest, id: s
   const pool = await placementPool(ctx, placement);
   if (pool === undefined) throw invalid('placement needs a resource_pool, a cluster or a host.', 'placement');
   const host = str(placement.host, 'placement.host');
-  const folder =
-    str(placement.folder, 'placement.folder') ??
-    asMoRef((await readObject(soap, template, ['parent'], 'template')).props.get('parent'))?.value;
+  // vCenter 8: "This field is currently required" (DeployPlacementSpec.folder); nothing is created.
+  const folder = required(placement.folder, 'placement.folder');
   const datastore =
     str(obj(spec.disk_storage, 'disk_storage')?.datastore, 'disk_storage.datastore') ??
     str(obj(spec.vm_home_storage, 'vm_home_storage')?.datastore, 'vm_home_storage.datastore');
@@ -182,25 +191,50 @@ export async function deployVmTemplate(ctx: FrontContext, req: ApiRequest, id: s
   if (spec.powered_on !== undefined && typeof spec.powered_on !== 'boolean')
     throw invalid('powered_on must be a boolean.', 'powered_on');
 
+  const description = str(spec.description, 'description');
   const restSpec = {
     name,
-    description: str(spec.description, 'description'),
+    description,
     placement: { folder, resource_pool: pool, host },
     disk_storage: datastore === undefined ? undefined : { datastore },
     powered_on: false,
   };
-  const vm = await ctx.rest.ok(
-    'POST',
-    VCSIM_REST.deploy(id),
-    { operation: 'vm_template.library_items.deploy', notFound: itemNotFound(id) },
-    { session, body: { spec: restSpec } },
-  );
-  if (typeof vm !== 'string')
-    throw new ApiError(
-      'ERROR',
-      'vcsim answered the deploy without a VM id.',
-      'com.vmware.vapi.std.errors.error',
+  // vCenter refuses a second VM of the same name in a folder (DuplicateName); vcsim clones it. The
+  // check and the clone run one deploy at a time, so two racing deploys cannot both pass it.
+  const vm = await ctx.deploys.run(async () => {
+    // The folder's own VMs only (a view on the folder, not recursive): one cheap read per deploy.
+    const inFolder = await retrieveFromView(soap.caller, soap.content, {
+      types: ['VirtualMachine'],
+      propSet: [{ type: 'VirtualMachine', pathSet: ['name'] }],
+      container: { type: 'Folder', value: folder },
+      recursive: false,
+    }).catch((err: unknown) => {
+      if (err instanceof VimFault && err.faultType === 'ManagedObjectNotFound')
+        throw invalid(`The folder ${folder} does not exist.`, folder);
+      throw err;
+    });
+    const taken = inFolder.some((o) => asString(o.props.get('name')) === name);
+    if (taken)
+      throw new ApiError(
+        'ALREADY_EXISTS',
+        `The name '${name}' already exists.`,
+        'com.vmware.vapi.std.errors.already_exists',
+        [name],
+      );
+    const made = await ctx.rest.ok(
+      'POST',
+      VCSIM_REST.deploy(id),
+      { operation: 'vm_template.library_items.deploy', notFound: itemNotFound(id) },
+      { session, body: { spec: restSpec } },
     );
+    if (typeof made !== 'string')
+      throw new ApiError(
+        'ERROR',
+        'vcsim answered the deploy without a VM id.',
+        'com.vmware.vapi.std.errors.error',
+      );
+    return made;
+  });
   await applyDeployFixups(
     soap,
     { type: 'VirtualMachine', value: vm },
@@ -211,8 +245,17 @@ export async function deployVmTemplate(ctx: FrontContext, req: ApiRequest, id: s
       numCoresPerSocket,
       memoryMB,
       nics,
-      poweredOn: spec.powered_on === true,
+      annotation: description,
     },
   );
+  if (ctx.deployAnswerDelayMs > 0)
+    await new Promise((resolve) => setTimeout(resolve, ctx.deployAnswerDelayMs));
+  // vCenter 8 powers on (and customises the guest) asynchronously after the deploy answered: a
+  // failure then does not fail the deploy and leaves the VM off.
+  if (spec.powered_on === true) setTimeout(() => void powerOnLater(soap, vm), 50);
   return { status: 200, body: vm };
+}
+
+async function powerOnLater(soap: VimConnection, vm: string): Promise<void> {
+  await powerOnVm(soap, { type: 'VirtualMachine', value: vm }, { timeoutMs: 60_000 }).catch(() => undefined);
 }

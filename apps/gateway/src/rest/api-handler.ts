@@ -139,6 +139,10 @@ export class ApiHandler {
     data: unknown,
     parsed: { params: unknown; query: unknown },
   ): void {
+    if (route.dryRun && (parsed.query as Record<string, unknown>)[route.dryRun.flag] === true) {
+      const presentDraft = route.dryRun.present as (view: unknown, links: Links) => object;
+      return sendJson(response, route.dryRun.status, presentDraft(data, links));
+    }
     if (!route.response) return sendJson(response, route.status, undefined);
     const present = route.response.present as (view: unknown, links: Links) => object;
     if (!route.response.list) return sendJson(response, route.status, present(data, links));

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { present, type Links } from './links';
 import { apiRoute as route, type AnyOperation, type ApiRoute, type NestRoute } from './route';
 import { MARKETPLACE_ROUTES } from './marketplace-routes';
+import { ORDER_ROUTES } from './order-routes';
 import { VSPHERE_ROUTES } from './vsphere-routes';
 
 /** Answers that are their view as it is: a token, a message. */
@@ -197,6 +198,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     { resource: token },
   ),
   ...MARKETPLACE_ROUTES,
+  ...ORDER_ROUTES,
   ...VSPHERE_ROUTES,
 ];
 

@@ -105,7 +105,18 @@ function apiOperation(route: ApiRoute): JsonSchema {
         content: { 'application/json': { schema: jsonSchema(route.operation.body, 'input') } },
       },
     }),
-    responses: { [String(route.status)]: success, ...ERROR_RESPONSES, ...bodyErrors, ...throttleErrors },
+    responses: {
+      [String(route.status)]: success,
+      ...(route.dryRun && {
+        [String(route.dryRun.status)]: {
+          description: `With \`${route.dryRun.flag}=true\`: validated, nothing created`,
+          content: { 'application/json': { schema: jsonSchema(route.dryRun.schema, 'output') } },
+        },
+      }),
+      ...ERROR_RESPONSES,
+      ...bodyErrors,
+      ...throttleErrors,
+    },
   };
 }
 

@@ -26,6 +26,16 @@ export interface ApiRoute {
    * adapter owns no customers): the gateway asks the order service first, as the caller.
    */
   readonly customerLink?: string;
+  /**
+   * A query flag that makes the answer another one (`?dry_run=true`: 200 with the order that would be
+   * created, instead of 201 with the created order).
+   */
+  readonly dryRun?: {
+    readonly flag: string;
+    readonly status: 200;
+    readonly schema: z.ZodType;
+    readonly present: (view: never, links: Links) => object;
+  };
   /** The response body's schema (one item for a list) and how a view becomes it (adds `url` and links). */
   readonly response?: {
     readonly schema: z.ZodType;

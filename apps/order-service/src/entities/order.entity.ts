@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { OrderState } from '@app/contracts';
+import type { OrderState, OrderType } from '@app/contracts';
 
 @Entity({ name: 'orders' })
 export class OrderEntity {
@@ -7,7 +7,7 @@ export class OrderEntity {
   uuid!: string;
 
   @Column('text')
-  type!: 'Create' | 'Update' | 'Terminate';
+  type!: OrderType;
 
   @Column('text')
   state!: OrderState;
@@ -22,14 +22,36 @@ export class OrderEntity {
   @Column({ name: 'resource_uuid', type: 'uuid' })
   resourceUuid!: string;
 
+  @Column({ name: 'plan_uuid', type: 'uuid', nullable: true })
+  planUuid!: string | null;
+
   @Column('jsonb')
   attributes!: Record<string, unknown>;
 
   @Column('jsonb')
   limits!: Record<string, number>;
 
+  /** Monthly cost of the limits under the plan, as a decimal string (numeric in Postgres). */
+  @Column({ type: 'numeric', precision: 22, scale: 2, nullable: true })
+  cost!: string | null;
+
   @Column({ name: 'error_message', type: 'text', default: '' })
   errorMessage!: string;
+
+  @Column({ name: 'created_by', type: 'uuid', nullable: true })
+  createdBy!: string | null;
+
+  @Column({ name: 'consumer_reviewed_by', type: 'uuid', nullable: true })
+  consumerReviewedBy!: string | null;
+
+  @Column({ name: 'consumer_reviewed_at', type: 'timestamptz', nullable: true })
+  consumerReviewedAt!: Date | null;
+
+  @Column({ name: 'provider_reviewed_by', type: 'uuid', nullable: true })
+  providerReviewedBy!: string | null;
+
+  @Column({ name: 'provider_reviewed_at', type: 'timestamptz', nullable: true })
+  providerReviewedAt!: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   created!: Date;

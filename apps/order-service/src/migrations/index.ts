@@ -3,6 +3,8 @@ import { CreateIdentity1764480000002 } from './1764480000002-create-identity';
 import { OutboxOrdering1764480000011 } from './1764480000011-outbox-ordering';
 import { CreateCatalogue1764480000020 } from './1764480000020-create-catalogue';
 import { PasswordsAndLoginThrottle1764480000030 } from './1764480000030-passwords-and-login-throttle';
+import { OrderFlow1764480000040 } from './1764480000040-order-flow';
+import { OrderProjectReferences1764480000041 } from './1764480000041-order-project-references';
 
 /** Every migration of the `marketplace` schema, in order. Listed by hand so builds never depend on globs. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -11,4 +13,6 @@ export const MARKETPLACE_MIGRATIONS = [
   OutboxOrdering1764480000011,
   CreateCatalogue1764480000020,
   PasswordsAndLoginThrottle1764480000030,
+  OrderFlow1764480000040,
+  OrderProjectReferences1764480000041,
 ];

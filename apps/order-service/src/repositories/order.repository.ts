@@ -1,53 +1,66 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+// jsonb columns typed as records do not fit TypeORM's deep-partial type: the entity is complete.
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OrderEntity } from '../entities/order.entity';
-import { ResourceEntity } from '../entities/resource.entity';
+import { translateDbErrors } from './db-errors';
 
-/** Orders and the marketplace resources they create, written together. */
+export type OrderChanges = Partial<
+  Pick<
+    OrderEntity,
+    | 'state'
+    | 'errorMessage'
+    | 'completedAt'
+    | 'consumerReviewedBy'
+    | 'consumerReviewedAt'
+    | 'providerReviewedBy'
+    | 'providerReviewedAt'
+  >
+>;
+
+/** Orders (their resources have their own repository). */
 @Injectable()
 export class OrderRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
+  /** Throws DuplicateRowError when another order of the resource is pending (the one-pending index). */
   async create(
     manager: EntityManager,
-    order: Partial<OrderEntity>,
-    resource: Partial<ResourceEntity>,
+    order: Omit<OrderEntity, 'created' | 'modified' | 'completedAt' | 'errorMessage'> &
+      Partial<Pick<OrderEntity, 'errorMessage'>>,
   ): Promise<OrderEntity> {
-    await manager.getRepository(ResourceEntity).insert(resource);
-    return manager.getRepository(OrderEntity).save(manager.create(OrderEntity, order));
+    // An insert, not `save`: save would first look the new uuid up.
+    const entity = manager.getRepository(OrderEntity).create(order);
+    await translateDbErrors(() =>
+      manager.getRepository(OrderEntity).insert(entity as QueryDeepPartialEntity<OrderEntity>),
+    );
+    return entity;
   }
 
   async getById(uuid: string): Promise<OrderEntity | null> {
     return this.dataSource.getRepository(OrderEntity).findOneBy({ uuid });
   }
 
-  /** Reads the order and locks it until the caller's transaction ends, so concurrent outcomes apply one at a time. */
+  /** Reads the order and locks it until the caller's transaction ends, so its changes apply one at a time. */
   async getForUpdate(manager: EntityManager, uuid: string): Promise<OrderEntity | null> {
     return manager
       .getRepository(OrderEntity)
       .findOne({ where: { uuid }, lock: { mode: 'pessimistic_write' } });
   }
 
-  async update(
-    manager: EntityManager,
-    uuid: string,
-    changes: Partial<Pick<OrderEntity, 'state' | 'errorMessage' | 'completedAt'>>,
-  ): Promise<void> {
-    await manager.getRepository(OrderEntity).update({ uuid }, changes);
+  /** Whether an order of the resource other than `exceptOrder` is pending-consumer, pending-provider or executing. */
+  async hasPending(manager: EntityManager, resourceUuid: string, exceptOrder?: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM "marketplace"."orders"
+       WHERE "resource_uuid" = $1 AND "state" IN ('pending-consumer', 'pending-provider', 'executing')
+         AND "uuid" IS DISTINCT FROM $2::uuid
+       LIMIT 1`,
+      [resourceUuid, exceptOrder ?? null],
+    );
+    return rows.length > 0;
   }
 
-  async updateResource(
-    manager: EntityManager,
-    uuid: string,
-    changes: Partial<ResourceEntity>,
-  ): Promise<void> {
-    await manager.getRepository(ResourceEntity).update({ uuid }, changes);
-  }
-
-  async getResource(
-    uuid: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<ResourceEntity | null> {
-    return manager.getRepository(ResourceEntity).findOneBy({ uuid });
+  async update(manager: EntityManager, uuid: string, changes: OrderChanges): Promise<void> {
+    await translateDbErrors(() => manager.getRepository(OrderEntity).update({ uuid }, changes));
   }
 }

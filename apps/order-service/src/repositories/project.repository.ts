@@ -26,9 +26,14 @@ export class ProjectRepository {
       await this.dataSource.getRepository(ProjectEntity).update({ uuid }, changes);
   }
 
-  /** Deletes the project; its role grants go with it (ON DELETE CASCADE). */
+  /**
+   * Deletes the project; its role grants go with it (ON DELETE CASCADE). Throws ReferencedRowError
+   * while orders or resources name it.
+   */
   async delete(uuid: string): Promise<boolean> {
-    const result = await this.dataSource.getRepository(ProjectEntity).delete({ uuid });
+    const result = await translateDbErrors(() =>
+      this.dataSource.getRepository(ProjectEntity).delete({ uuid }),
+    );
     return (result.affected ?? 0) > 0;
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerRole, ProjectRole } from '@app/contracts';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { CustomerPermissionEntity } from '../entities/customer-permission.entity';
 import { ProjectPermissionEntity } from '../entities/project-permission.entity';
 import { UserEntity } from '../entities/user.entity';
@@ -73,17 +73,18 @@ export class RoleGrantRepository {
   async add(
     scope: Scope,
     grant: { uuid: string; userUuid: string; role: CustomerRole | ProjectRole },
+    manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     await translateDbErrors(async () => {
       if (scope.kind === 'customer') {
-        await this.dataSource.getRepository(CustomerPermissionEntity).insert({
+        await manager.getRepository(CustomerPermissionEntity).insert({
           uuid: grant.uuid,
           customerUuid: scope.uuid,
           userUuid: grant.userUuid,
           role: grant.role as CustomerRole,
         });
       } else {
-        await this.dataSource.getRepository(ProjectPermissionEntity).insert({
+        await manager.getRepository(ProjectPermissionEntity).insert({
           uuid: grant.uuid,
           projectUuid: scope.uuid,
           userUuid: grant.userUuid,
@@ -94,13 +95,18 @@ export class RoleGrantRepository {
   }
 
   /** True when the grant existed. */
-  async remove(scope: Scope, userUuid: string, role: CustomerRole | ProjectRole): Promise<boolean> {
+  async remove(
+    scope: Scope,
+    userUuid: string,
+    role: CustomerRole | ProjectRole,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
     const result =
       scope.kind === 'customer'
-        ? await this.dataSource
+        ? await manager
             .getRepository(CustomerPermissionEntity)
             .delete({ customerUuid: scope.uuid, userUuid, role: role as CustomerRole })
-        : await this.dataSource
+        : await manager
             .getRepository(ProjectPermissionEntity)
             .delete({ projectUuid: scope.uuid, userUuid, role: role as ProjectRole });
     return (result.affected ?? 0) > 0;

@@ -74,8 +74,8 @@ export class UserRepository {
   }
 
   /** Deletes the user; their tokens and role grants go with them (ON DELETE CASCADE). */
-  async delete(uuid: string): Promise<boolean> {
-    const result = await this.dataSource.getRepository(UserEntity).delete({ uuid });
+  async delete(uuid: string, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const result = await manager.getRepository(UserEntity).delete({ uuid });
     return (result.affected ?? 0) > 0;
   }
 

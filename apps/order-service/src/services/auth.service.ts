@@ -66,7 +66,7 @@ export class AuthService {
     return this.issue(userUuid, tx);
   }
 
-  async revokeAllOf(userUuid: string): Promise<number> {
-    return this.tokens.revokeAllOf(userUuid);
+  async revokeAllOf(userUuid: string, tx?: Transaction): Promise<number> {
+    return this.tokens.revokeAllOf(userUuid, tx);
   }
 }

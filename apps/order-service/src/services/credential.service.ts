@@ -13,6 +13,7 @@ import {
 } from '@app/contracts';
 import { decideUser, type Decision, type Principal } from '../domain/access-policy';
 import { hashPassword, verifyPassword } from '../domain/password-hash';
+import { EventOutbox } from '../repositories/event-outbox.repository';
 import { UnitOfWork } from '../repositories/unit-of-work';
 import { UserRepository } from '../repositories/user.repository';
 import { AuthService } from './auth.service';
@@ -34,6 +35,7 @@ export class CredentialService {
     private readonly auth: AuthService,
     private readonly throttle: LoginThrottleService,
     private readonly uow: UnitOfWork,
+    private readonly events: EventOutbox,
   ) {}
 
   async changePassword(
@@ -68,7 +70,13 @@ export class CredentialService {
   ): Promise<RequestReply<TokenView>> {
     const decision = await this.decide(request.params.uuid, principal);
     if (decision !== 'allow') return denied(decision);
-    const token = await this.uow.run((tx) => this.auth.replaceTokens(request.params.uuid, tx));
+    const token = await this.uow.run(async (tx) => {
+      const issued = await this.auth.replaceTokens(request.params.uuid, tx);
+      // Streams opened with a revoked token end: the gateway checks the user's subscribers again.
+      await this.events.accessChanged(tx, [request.params.uuid]);
+      return issued;
+    });
+    this.events.wake();
     return ok({ token });
   }
 
@@ -78,7 +86,11 @@ export class CredentialService {
   ): Promise<RequestReply<null>> {
     const decision = await this.decide(request.params.uuid, principal);
     if (decision !== 'allow') return denied(decision);
-    await this.auth.revokeAllOf(request.params.uuid);
+    await this.uow.run(async (tx) => {
+      await this.auth.revokeAllOf(request.params.uuid, tx);
+      await this.events.accessChanged(tx, [request.params.uuid]);
+    });
+    this.events.wake();
     return ok(null);
   }
 

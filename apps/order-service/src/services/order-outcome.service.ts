@@ -4,38 +4,49 @@ import { DONE, SERVICE_RUNTIME, type HandlerOutcome, type ServiceRuntime } from 
 import type { EntityManager } from 'typeorm';
 import { canTransition } from '../domain/order-states';
 import type { OrderEntity } from '../entities/order.entity';
+import { OrderTransitions } from '../marketplace/services/order-transitions.service';
+import { EventOutbox } from '../repositories/event-outbox.repository';
 import { OrderRepository } from '../repositories/order.repository';
 
-/** Records the adapter's answer on the order and its resource, once per event. */
+/**
+ * Records the adapter's answer on the order and its resource, once per event: done → the resource
+ * OK (with the VM's uuid, reference and hardware) or Terminated; erred → the order and the resource
+ * Erred with the adapter's message, whatever the order's type. Events in the same transaction.
+ */
 @Injectable()
 export class OrderOutcomeService {
   constructor(
     @Inject(SERVICE_RUNTIME) private readonly runtime: ServiceRuntime,
     private readonly orders: OrderRepository,
+    private readonly transitions: OrderTransitions,
+    private readonly events: EventOutbox,
   ) {}
 
   async onOrderDone(envelope: Envelope<OrderDone>): Promise<HandlerOutcome> {
-    const { orderUuid, backendId } = envelope.data;
-    await this.runtime.inbox.runOnce(envelope, async (manager) => {
+    const { orderUuid, backendId, backendRef, limits } = envelope.data;
+    const applied = await this.runtime.inbox.runOnce(envelope, async (manager) => {
       const order = await this.lockExecuting(manager, orderUuid, 'done');
-      if (!order) return;
-      await this.orders.update(manager, orderUuid, { state: 'done', completedAt: new Date() });
-      await this.orders.updateResource(manager, order.resourceUuid, {
-        state: order.type === 'Terminate' ? 'Terminated' : 'OK',
-        ...(backendId ? { backendId } : {}),
+      if (!order) return false;
+      await this.transitions.apply(manager, {
+        order,
+        to: 'done',
+        backend: { backendId, backendRef, limits },
       });
+      return true;
     });
+    if (!applied.duplicate && applied.result) this.events.wake();
     return DONE;
   }
 
   async onOrderErred(envelope: Envelope<OrderErred>): Promise<HandlerOutcome> {
     const { orderUuid, errorMessage } = envelope.data;
-    await this.runtime.inbox.runOnce(envelope, async (manager) => {
+    const applied = await this.runtime.inbox.runOnce(envelope, async (manager) => {
       const order = await this.lockExecuting(manager, orderUuid, 'erred');
-      if (!order) return;
-      await this.orders.update(manager, orderUuid, { state: 'erred', errorMessage, completedAt: new Date() });
-      await this.orders.updateResource(manager, order.resourceUuid, { state: 'Erred' });
+      if (!order) return false;
+      await this.transitions.apply(manager, { order, to: 'erred', errorMessage });
+      return true;
     });
+    if (!applied.duplicate && applied.result) this.events.wake();
     return DONE;
   }
 
@@ -50,7 +61,7 @@ export class OrderOutcomeService {
       this.runtime.logger.warn({ orderUuid }, `answer "${target}" for an unknown order ignored`);
       return null;
     }
-    if (!canTransition(order.state, target)) {
+    if (order.state !== 'executing' || !canTransition(order.state, target)) {
       this.runtime.logger.warn(
         { orderUuid, state: order.state },
         `answer "${target}" ignored: order is ${order.state}`,

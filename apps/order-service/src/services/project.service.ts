@@ -24,6 +24,7 @@ import type { ProjectEntity } from '../entities/project.entity';
 import { CustomerRepository } from '../repositories/customer.repository';
 import { ProjectRepository } from '../repositories/project.repository';
 import { denied, NOT_FOUND } from './request-guard.service';
+import { ReferencedRowError } from '../domain/persistence-errors';
 
 type Ops = typeof PROJECT_OPERATIONS;
 
@@ -91,7 +92,14 @@ export class ProjectService {
     const project = await this.projects.getById(request.params.uuid);
     const decision = project ? decideProject(principal, project, 'delete') : 'hide';
     if (decision !== 'allow') return denied(decision);
-    return (await this.projects.delete(request.params.uuid)) ? ok(null) : refuse(404, NOT_FOUND);
+    try {
+      return (await this.projects.delete(request.params.uuid)) ? ok(null) : refuse(404, NOT_FOUND);
+    } catch (error) {
+      // Its orders and resources keep the project: Waldur refuses to delete a project with resources.
+      if (error instanceof ReferencedRowError)
+        return refuse(409, 'The project has orders or resources: it cannot be deleted.');
+      throw error;
+    }
   }
 
   /** The project when it exists and the caller may see it. */

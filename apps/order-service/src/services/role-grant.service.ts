@@ -24,7 +24,9 @@ import { DuplicateRowError } from '../domain/persistence-errors';
 import { toGrantView } from '../dtos/identity.mapper';
 import { CustomerRepository } from '../repositories/customer.repository';
 import { ProjectRepository } from '../repositories/project.repository';
+import { EventOutbox } from '../repositories/event-outbox.repository';
 import { RoleGrantRepository } from '../repositories/role-grant.repository';
+import { UnitOfWork } from '../repositories/unit-of-work';
 import { UserRepository } from '../repositories/user.repository';
 import { PrincipalService } from './principal.service';
 import { ProjectService } from './project.service';
@@ -48,6 +50,8 @@ export class RoleGrantService {
     private readonly projects: ProjectRepository,
     private readonly projectService: ProjectService,
     private readonly principals: PrincipalService,
+    private readonly uow: UnitOfWork,
+    private readonly events: EventOutbox,
   ) {}
 
   async listCustomerGrants(
@@ -83,11 +87,15 @@ export class RoleGrantService {
     const scope = { kind, uuid: request.params.uuid };
     const uuid = randomUUID();
     try {
-      await this.grants.add(scope, { uuid, userUuid: user.uuid, role: request.body.role });
+      await this.uow.run(async (tx) => {
+        await this.grants.add(scope, { uuid, userUuid: user.uuid, role: request.body.role }, tx);
+        await this.events.accessChanged(tx, [user.uuid]);
+      });
     } catch (error) {
       if (error instanceof DuplicateRowError) return refuse(409, ALREADY_GRANTED);
       throw error;
     }
+    this.events.wake();
     return ok(toGrantView({ uuid, role: request.body.role, created: new Date(), user }));
   }
 
@@ -99,12 +107,20 @@ export class RoleGrantService {
     const decision = await this.decide(kind, request, principal);
     if (decision !== 'allow') return denied(decision);
     const userUuid = uuidOfHyperlink(request.body.user);
-    const removed = await this.grants.remove(
-      { kind, uuid: request.params.uuid },
-      userUuid,
-      request.body.role,
-    );
-    return removed ? ok(null) : refuse(404, NOT_GRANTED);
+    // The user's SSE streams must stop showing what the role showed: the gateway checks them again.
+    const removed = await this.uow.run(async (tx) => {
+      const gone = await this.grants.remove(
+        { kind, uuid: request.params.uuid },
+        userUuid,
+        request.body.role,
+        tx,
+      );
+      if (gone) await this.events.accessChanged(tx, [userUuid]);
+      return gone;
+    });
+    if (!removed) return refuse(404, NOT_GRANTED);
+    this.events.wake();
+    return ok(null);
   }
 
   private async decide(kind: Scope['kind'], request: GrantRequest, principal: Principal): Promise<Decision> {

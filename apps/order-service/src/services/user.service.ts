@@ -20,6 +20,8 @@ import {
 } from '../domain/access-policy';
 import { DuplicateRowError } from '../domain/persistence-errors';
 import { toUserView } from '../dtos/identity.mapper';
+import { EventOutbox } from '../repositories/event-outbox.repository';
+import { UnitOfWork } from '../repositories/unit-of-work';
 import { UserRepository } from '../repositories/user.repository';
 import { PrincipalService } from './principal.service';
 import { ProjectService } from './project.service';
@@ -35,6 +37,8 @@ export class UserService {
     private readonly users: UserRepository,
     private readonly principals: PrincipalService,
     private readonly projects: ProjectService,
+    private readonly uow: UnitOfWork,
+    private readonly events: EventOutbox,
   ) {}
 
   async list(
@@ -103,12 +107,18 @@ export class UserService {
       privileged ? 'update-privileges' : 'update',
     );
     if (decision !== 'allow') return denied(decision);
-    await this.users.update(request.params.uuid, {
-      ...(full_name !== undefined && { fullName: full_name }),
-      ...(email !== undefined && { email }),
-      ...(is_staff !== undefined && { isStaff: is_staff }),
-      ...(is_active !== undefined && { isActive: is_active }),
+    await this.uow.run(async (tx) => {
+      const changes = {
+        ...(full_name !== undefined && { fullName: full_name }),
+        ...(email !== undefined && { email }),
+        ...(is_staff !== undefined && { isStaff: is_staff }),
+        ...(is_active !== undefined && { isActive: is_active }),
+      };
+      await this.users.update(request.params.uuid, changes, tx);
+      // Staff sees everything, a deactivated user nothing: their SSE streams are checked again.
+      if (privileged) await this.events.accessChanged(tx, [request.params.uuid]);
     });
+    if (privileged) this.events.wake();
     const user = await this.users.getById(request.params.uuid);
     return user ? ok(toUserView(user)) : refuse(404, NOT_FOUND);
   }
@@ -116,7 +126,14 @@ export class UserService {
   async delete(request: OperationRequest<Ops['delete']>, principal: Principal): Promise<RequestReply<null>> {
     const decision = await this.decide(request.params.uuid, principal, 'delete');
     if (decision !== 'allow') return denied(decision);
-    return (await this.users.delete(request.params.uuid)) ? ok(null) : refuse(404, NOT_FOUND);
+    const deleted = await this.uow.run(async (tx) => {
+      const gone = await this.users.delete(request.params.uuid, tx);
+      if (gone) await this.events.accessChanged(tx, [request.params.uuid]);
+      return gone;
+    });
+    if (!deleted) return refuse(404, NOT_FOUND);
+    this.events.wake();
+    return ok(null);
   }
 
   private async decide(uuid: string, principal: Principal, action: Parameters<typeof decideUser>[2]) {

@@ -16,6 +16,10 @@ const schema = serviceConfigSchema({
   VSPHERE_SYNC_SWEEP_MS: env.milliseconds(30_000),
   VSPHERE_SYNC_TIMEOUT_MS: env.milliseconds(15 * 60_000),
   VSPHERE_CALL_TIMEOUT_MS: env.milliseconds(60_000),
+  // Orders (issue 14): the whole of one order's vCenter work (deploy, power-on, read back), which
+  // vCenter 8 may take tens of minutes over for a large template. The OrderSubmitted consumer's
+  // handler deadline is this plus a minute, so the order's own budget always fires first.
+  VSPHERE_DEPLOY_TIMEOUT_MS: env.milliseconds(30 * 60_000),
 });
 
 export type VsphereAdapterConfig = z.infer<typeof schema> & {

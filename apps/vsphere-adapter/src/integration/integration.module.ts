@@ -11,6 +11,7 @@ import { IntegrationService } from './services/integration.service';
 import { SyncCoordinator } from './services/sync-coordinator.service';
 import { SyncRequestService } from './services/sync-request.service';
 import { SynchronisationService } from './services/synchronisation.service';
+import { VcenterAccessService } from './services/vcenter-access.service';
 
 /** Each offering's vCenter credentials, their state, and the synchronisations that fill the inventory. */
 @Module({
@@ -24,9 +25,10 @@ import { SynchronisationService } from './services/synchronisation.service';
     SynchronisationService,
     SyncCoordinator,
     SyncRequestService,
+    VcenterAccessService,
     { provide: INVENTORY_SOURCE, useClass: Vim25InventorySource },
     syncRequestedConsumer,
   ],
-  exports: [CredentialsService, SyncCoordinator],
+  exports: [CredentialsService, SyncCoordinator, VcenterAccessService],
 })
 export class IntegrationModule {}

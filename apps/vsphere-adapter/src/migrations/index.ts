@@ -1,10 +1,12 @@
 import { CreateMessaging1764480000001 } from './1764480000001-create-messaging';
 import { OutboxOrdering1764480000010 } from './1764480000010-outbox-ordering';
 import { CreateIntegrations1764480000021 } from './1764480000021-create-integrations';
+import { CreateVirtualMachines1764480000030 } from './1764480000030-create-virtual-machines';
 
 /** Every migration of the `vsphere` schema, in order. */
 export const VSPHERE_MIGRATIONS = [
   CreateMessaging1764480000001,
   OutboxOrdering1764480000010,
   CreateIntegrations1764480000021,
+  CreateVirtualMachines1764480000030,
 ];

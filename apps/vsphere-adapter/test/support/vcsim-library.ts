@@ -33,6 +33,9 @@ export interface TemplateShape {
   disk?: boolean;
   /** vim25 guest id, e.g. `ubuntu64Guest` (default: the stock VM's). */
   guestId?: string;
+  /** vCPUs and memory in MiB (default: the stock VM's, 1 and 32). */
+  numCPUs?: number;
+  memoryMB?: number;
 }
 
 /**
@@ -127,8 +130,9 @@ export class VcsimLibrary {
     for (let i = 0; i < (shape.nics ?? 1); i++) await addNic(ctx, vm, vmNetwork);
     if (shape.disk === false)
       for (const disk of devices.filter((d) => d.kind === 'disk')) await removeDisk(ctx, vm, disk.key);
-    if (shape.guestId !== undefined) {
-      const spec = { guestId: shape.guestId };
+    if (shape.guestId !== undefined || shape.numCPUs !== undefined || shape.memoryMB !== undefined) {
+      // VirtualMachineConfigSpec in WSDL order.
+      const spec = { guestId: shape.guestId, numCPUs: shape.numCPUs, memoryMB: shape.memoryMB };
       await runTask(ctx, (o) => vmObject(ctx, vm).reconfigure(spec, o));
     }
   }

@@ -90,6 +90,14 @@ export interface VmTemplatePlacement {
   readonly cluster?: string;
 }
 
+/**
+ * Where a deployed VM goes. vCenter 8 requires the folder ("This field is currently required",
+ * DeployPlacementSpec): a deploy without one is refused with INVALID_ARGUMENT and creates nothing.
+ */
+export interface VmTemplateDeployPlacement extends VmTemplatePlacement {
+  readonly folder: string;
+}
+
 /** Datastore (moref value) for the VM home or the disks. */
 export interface VmTemplateStorage {
   readonly datastore?: string;
@@ -123,7 +131,7 @@ export interface VmTemplateDeploySpec {
   readonly name: string;
   readonly description?: string;
   /** folder, and cluster or resource_pool (vCenter derives the pool of a cluster), host optional. */
-  readonly placement: VmTemplatePlacement;
+  readonly placement: VmTemplateDeployPlacement;
   readonly disk_storage?: VmTemplateStorage;
   readonly vm_home_storage?: VmTemplateStorage;
   readonly hardware_customization?: VmTemplateHardwareCustomization;

@@ -1,0 +1,152 @@
+import {
+  orderCreatedViewSchema,
+  orderDraftViewSchema,
+  orderViewSchema,
+  ORDER_OPERATIONS as ORDERS,
+  RESOURCE_OPERATIONS as RESOURCES,
+  resourceViewSchema,
+  type OrderCreatedView,
+  type OrderDraftView,
+  type OrderView,
+  type ResourceView,
+} from '@app/contracts';
+import { z } from 'zod';
+import { present, type Links } from './links';
+import { apiRoute as route, type AnyOperation, type ApiRoute, type Presenter } from './route';
+
+const url = z.url();
+const orderSchema = orderViewSchema.extend({
+  url,
+  offering: url,
+  plan: url.nullable(),
+  project: url,
+  customer: url,
+  marketplace_resource: url,
+  created_by: url.nullable(),
+});
+const resourceSchema = resourceViewSchema.extend({
+  url,
+  offering: url,
+  plan: url.nullable(),
+  project: url,
+  customer: url,
+});
+const draftSchema = orderDraftViewSchema.extend({
+  offering: url,
+  plan: url.nullable(),
+  project: url,
+  customer: url,
+});
+
+const order: Presenter<OrderView> = { schema: orderSchema, present: present.order };
+const resource: Presenter<ResourceView> = { schema: resourceSchema, present: present.resource };
+const created: Presenter<OrderCreatedView> = { schema: orderCreatedViewSchema, present: (view) => view };
+
+/** The order a dry run would create: no uuid or url yet, the links it would have. */
+function presentDraft(view: OrderDraftView, links: Links) {
+  return {
+    ...view,
+    offering: links.resource('marketplace-public-offerings', view.offering_uuid),
+    plan: view.plan_uuid === null ? null : links.resource('marketplace-plans', view.plan_uuid),
+    project: links.resource('projects', view.project_uuid),
+    customer: links.resource('customers', view.customer_uuid),
+  };
+}
+
+const ORDERS_BASE = '/api/marketplace-orders/';
+const ORDER_ITEM = `${ORDERS_BASE}{uuid}/`;
+const RESOURCES_BASE = '/api/marketplace-resources/';
+const RESOURCE_ITEM = `${RESOURCES_BASE}{uuid}/`;
+const tag = 'marketplace-orders';
+
+function orderAction(action: string, operation: AnyOperation, summary: string): ApiRoute {
+  return route(
+    'post',
+    `${ORDER_ITEM}${action}/`,
+    operation,
+    { operationId: `marketplace_orders_${action}`, summary, tag },
+    { resource: order },
+  );
+}
+
+const createOrder = route(
+  'post',
+  ORDERS_BASE,
+  ORDERS.create,
+  {
+    operationId: 'marketplace_orders_create',
+    summary: 'Order from an offering (`?dry_run=true` validates and creates nothing)',
+    tag,
+    status: 201,
+  },
+  { resource: order },
+);
+
+/** Orders and marketplace resources: Waldur's `/api/marketplace-orders/` and `/api/marketplace-resources/`. */
+export const ORDER_ROUTES: readonly ApiRoute[] = [
+  route(
+    'get',
+    ORDERS_BASE,
+    ORDERS.list,
+    { operationId: 'marketplace_orders_list', summary: 'Orders the caller may see', tag },
+    { resource: order, list: true },
+  ),
+  {
+    ...createOrder,
+    dryRun: { flag: 'dry_run', status: 200, schema: draftSchema, present: presentDraft },
+  },
+  route(
+    'get',
+    ORDER_ITEM,
+    ORDERS.get,
+    { operationId: 'marketplace_orders_retrieve', summary: 'An order', tag },
+    { resource: order },
+  ),
+  route(
+    'get',
+    `${ORDER_ITEM}resource/`,
+    ORDERS.resource,
+    { operationId: 'marketplace_orders_resource', summary: "The order's marketplace resource", tag },
+    { resource },
+  ),
+  orderAction('approve_by_consumer', ORDERS.approveByConsumer, 'Approve as the consumer (pending-consumer)'),
+  orderAction('reject_by_consumer', ORDERS.rejectByConsumer, 'Reject as the consumer (pending-consumer)'),
+  orderAction('approve_by_provider', ORDERS.approveByProvider, 'Approve as the provider (pending-provider)'),
+  orderAction('reject_by_provider', ORDERS.rejectByProvider, 'Reject as the provider (pending-provider)'),
+  orderAction('cancel', ORDERS.cancel, 'Cancel a Marketplace.Basic order not yet done'),
+  orderAction('retry', ORDERS.retry, 'Carry out an erred order again (erred → executing)'),
+  orderAction('set_state_done', ORDERS.setStateDone, 'Complete a Marketplace.Basic order by hand (provider)'),
+  orderAction('set_state_erred', ORDERS.setStateErred, 'Fail a Marketplace.Basic order by hand (provider)'),
+  route(
+    'get',
+    RESOURCES_BASE,
+    RESOURCES.list,
+    { operationId: 'marketplace_resources_list', summary: 'Marketplace resources the caller may see', tag },
+    { resource, list: true },
+  ),
+  route(
+    'get',
+    RESOURCE_ITEM,
+    RESOURCES.get,
+    { operationId: 'marketplace_resources_retrieve', summary: 'A marketplace resource', tag },
+    { resource },
+  ),
+  route(
+    'post',
+    `${RESOURCE_ITEM}terminate/`,
+    RESOURCES.terminate,
+    { operationId: 'marketplace_resources_terminate', summary: 'Order its termination', tag },
+    { resource: created },
+  ),
+  route(
+    'post',
+    `${RESOURCE_ITEM}update_limits/`,
+    RESOURCES.updateLimits,
+    {
+      operationId: 'marketplace_resources_update_limits',
+      summary: 'Order new limits (cpu and ram; disks cannot change this way)',
+      tag,
+    },
+    { resource: created },
+  ),
+];

@@ -1,0 +1,13 @@
+import type { RequestReply, VsphereOrderValidation, VsphereOrderValidationRequest } from '@app/contracts';
+
+/**
+ * The provider system's check of an order before it is stored: for `VMware.VirtualMachine`, the
+ * vSphere adapter (template, maximums, placement the customer may use, the VM's power state).
+ * Answers the attributes and limits as they are to be stored, a 400 naming the fields, a 409 for a
+ * VM in the wrong state, or 503 when the adapter cannot be reached.
+ */
+export interface OrderValidationPort {
+  validate(request: VsphereOrderValidationRequest): Promise<RequestReply<VsphereOrderValidation>>;
+}
+
+export const ORDER_VALIDATION_PORT = Symbol('OrderValidationPort');

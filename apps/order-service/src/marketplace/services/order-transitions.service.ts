@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import type { OrderState, OrderView, ResourceState } from '@app/contracts';
+import type { OrderEntity } from '../../entities/order.entity';
+import type { ResourceEntity } from '../../entities/resource.entity';
+import { EventOutbox } from '../../repositories/event-outbox.repository';
+import { OrderRepository, type OrderChanges } from '../../repositories/order.repository';
+import type { Transaction } from '../../repositories/unit-of-work';
+import { resourceStateAfter, resourceStateWhilePending } from '../domain/order-review';
+import { OrderViewRepository } from '../repositories/order-view.repository';
+import { ResourceRepository, type ResourceChanges } from '../repositories/resource.repository';
+
+/** What the backend reported when it carried out the order (OrderDone). */
+export interface BackendResult {
+  backendId?: string;
+  backendRef?: string;
+  limits?: Record<string, number>;
+}
+
+export interface TransitionInput {
+  /** The order, read under its row lock in `tx`. */
+  order: OrderEntity;
+  to: OrderState;
+  errorMessage?: string;
+  backend?: BackendResult;
+  review?: { by: string; as: 'consumer' | 'provider' };
+}
+
+/**
+ * Moves an order to another state together with its resource, and writes OrderStateChanged and
+ * ResourceStateChanged (and OrderSubmitted when the order reaches executing) in the same
+ * transaction. The one place that knows what an order's state means for its resource.
+ */
+@Injectable()
+export class OrderTransitions {
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly resources: ResourceRepository,
+    private readonly views: OrderViewRepository,
+    private readonly events: EventOutbox,
+  ) {}
+
+  async apply(tx: Transaction, input: TransitionInput): Promise<void> {
+    const { order, to } = input;
+    const resource = await this.resources.getForUpdate(tx, order.resourceUuid);
+    if (!resource) throw new Error(`order ${order.uuid} has no resource ${order.resourceUuid}`);
+    const now = new Date();
+    const changes: OrderChanges = { state: to };
+    if (to === 'done' || to === 'erred' || to === 'canceled' || to === 'rejected') changes.completedAt = now;
+    if (to === 'erred') changes.errorMessage = input.errorMessage ?? '';
+    if (order.state === 'erred' && to === 'executing') changes.errorMessage = '';
+    if (input.review?.as === 'consumer') Object.assign(changes, reviewed('consumer', input.review.by, now));
+    if (input.review?.as === 'provider') Object.assign(changes, reviewed('provider', input.review.by, now));
+    await this.orders.update(tx, order.uuid, changes);
+
+    const resourceChanges = this.resourceChanges(order, resource, input);
+    await this.resources.update(tx, resource.uuid, resourceChanges);
+    const view = await this.record(
+      tx,
+      order.uuid,
+      order.state,
+      resource.uuid,
+      resource.state,
+      Object.keys(resourceChanges).length > 0,
+    );
+    if (to === 'executing') await this.submit(tx, order, resource.backendId, view);
+  }
+
+  /**
+   * The events of a change already written: the order's (and the resource's, when it changed) views
+   * as they are now. Answers the order's view (null for a backbone order, which has none).
+   */
+  async record(
+    tx: Transaction,
+    orderUuid: string,
+    previousOrderState: OrderState | null,
+    resourceUuid: string,
+    previousResourceState: ResourceState | null,
+    resourceChanged: boolean,
+  ): Promise<OrderView | null> {
+    const order = await this.views.order(orderUuid, tx);
+    // Orders of the caller-less backbone path have no public view: nobody may see them.
+    if (!order) return null;
+    await this.events.orderStateChanged(tx, { order, previous_state: previousOrderState });
+    if (!resourceChanged) return order;
+    const resource = await this.views.resource(resourceUuid, tx);
+    if (resource)
+      await this.events.resourceStateChanged(
+        tx,
+        { resource, previous_state: previousResourceState },
+        orderUuid,
+      );
+    return order;
+  }
+
+  /** OrderSubmitted for the order's adapter: the order is executing. `view`: the order's, as `record` answered it. */
+  async submit(
+    tx: Transaction,
+    order: OrderEntity,
+    backendId: string | null,
+    view: OrderView | null,
+  ): Promise<void> {
+    await this.events.orderSubmitted(tx, {
+      orderUuid: order.uuid,
+      orderType: order.type,
+      offeringUuid: order.offeringUuid,
+      offeringType: view?.offering_type ?? (await this.offeringTypeOf(tx, order)),
+      projectUuid: order.projectUuid,
+      ...(view && { customerUuid: view.customer_uuid }),
+      resourceUuid: order.resourceUuid,
+      backendId,
+      attributes: order.attributes,
+      limits: order.limits,
+    });
+  }
+
+  private async offeringTypeOf(tx: Transaction, order: OrderEntity): Promise<string> {
+    const rows: { type: string }[] = await tx.query(
+      `SELECT "type" FROM "marketplace"."offerings" WHERE "uuid" = $1`,
+      [order.offeringUuid],
+    );
+    return rows[0].type;
+  }
+
+  private resourceChanges(
+    order: OrderEntity,
+    resource: ResourceEntity,
+    input: TransitionInput,
+  ): ResourceChanges {
+    const { to } = input;
+    if (to === 'executing')
+      return order.state === 'erred'
+        ? { state: resourceStateWhilePending(order.type), errorMessage: '' }
+        : {}; // approved: the resource already waits in Creating, Updating or Terminating
+    if (to === 'pending-provider' || to === 'pending-consumer') return {};
+    // A canceled or rejected Terminate gives back an Erred resource as Erred (it kept its message).
+    const before: ResourceState = order.type === 'Terminate' && resource.errorMessage !== '' ? 'Erred' : 'OK';
+    const state = resourceStateAfter(order.type, to, before);
+    if (to === 'erred') return { state, errorMessage: input.errorMessage ?? '' };
+    if (to !== 'done') return { state };
+    if (order.type === 'Terminate') return { state };
+    const backend = input.backend ?? {};
+    return {
+      state,
+      errorMessage: '',
+      limits: backend.limits ?? order.limits,
+      cost: order.cost,
+      planUuid: order.planUuid ?? resource.planUuid,
+      ...(backend.backendId !== undefined && { backendId: backend.backendId }),
+      ...(backend.backendRef !== undefined && { backendRef: backend.backendRef }),
+    };
+  }
+}
+
+function reviewed(as: 'consumer' | 'provider', by: string, at: Date): OrderChanges {
+  return as === 'consumer'
+    ? { consumerReviewedBy: by, consumerReviewedAt: at }
+    : { providerReviewedBy: by, providerReviewedAt: at };
+}

@@ -1,0 +1,53 @@
+import type { VmInfo } from '@app/vim25';
+import { endsWithLine, toRemoteVm } from './vim25-vm-provisioner';
+
+describe('endsWithLine', () => {
+  const mark = 'marketplace-order:1';
+
+  it('finds the mark on the last line only', () => {
+    expect(endsWithLine(`web\n${mark}\n`, mark)).toBe(true);
+    expect(endsWithLine(mark, mark)).toBe(true);
+    expect(endsWithLine(`${mark}\nmarketplace-order:2`, mark)).toBe(false);
+    expect(endsWithLine(`see ${mark}`, mark)).toBe(false);
+  });
+});
+
+describe('toRemoteVm', () => {
+  it("maps power state, hardware, disks (MiB) and adapters' networks", () => {
+    const info = {
+      ref: { type: 'VirtualMachine', value: 'vm-7' },
+      name: 'web',
+      powerState: 'poweredOn',
+      numCPU: 2,
+      numCoresPerSocket: 1,
+      memoryMB: 2048,
+      template: false,
+      uuid: 'bios',
+      instanceUuid: 'inst',
+      devices: [
+        { kind: 'disk', key: 2000, type: 'VirtualDisk', capacityInKB: 10 * 1024 * 1024, raw: {} },
+        {
+          kind: 'nic',
+          key: 4000,
+          type: 'VirtualVmxnet3',
+          macAddress: '00:50:56:00:00:01',
+          connected: true,
+          backing: { kind: 'distributed', switchUuid: 's', portgroupKey: 'dvportgroup-9' },
+          raw: {},
+        },
+      ],
+    } as unknown as VmInfo;
+    expect(toRemoteVm(info, 'a')).toEqual({
+      moref: 'vm-7',
+      uuid: 'inst',
+      name: 'web',
+      annotation: 'a',
+      runtimeState: 'POWERED_ON',
+      cpu: 2,
+      coresPerSocket: 1,
+      ram: 2048,
+      disks: [{ key: 2000, sizeMiB: 10240, datastore: undefined, label: undefined }],
+      nics: [{ key: 4000, macAddress: '00:50:56:00:00:01', network: 'dvportgroup-9', connected: true }],
+    });
+  });
+});

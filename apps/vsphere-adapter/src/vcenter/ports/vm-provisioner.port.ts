@@ -1,0 +1,94 @@
+import type { VcenterConnection } from '../../integration/domain/vcenter-connection';
+
+/** vim25 power states in the REST spelling the marketplace shows (Waldur's RuntimeStates). */
+export type RuntimeState = 'POWERED_ON' | 'POWERED_OFF' | 'SUSPENDED';
+
+export interface RemoteDisk {
+  readonly key: number;
+  readonly sizeMiB: number;
+  readonly datastore?: string;
+  readonly label?: string;
+}
+
+export interface RemoteNic {
+  readonly key: number;
+  readonly macAddress?: string;
+  /** The network's managed object id (standard port groups; distributed ones give the port group key). */
+  readonly network?: string;
+  readonly connected: boolean;
+}
+
+/** A VM as vCenter has it now. */
+export interface RemoteVm {
+  /** Managed object id (`vm-42`). */
+  readonly moref: string;
+  /** vCenter's instance uuid (unique in the vCenter). */
+  readonly uuid: string;
+  readonly name: string;
+  readonly annotation: string;
+  readonly runtimeState: RuntimeState;
+  readonly cpu: number;
+  readonly coresPerSocket: number;
+  readonly ram: number;
+  readonly disks: readonly RemoteDisk[];
+  readonly nics: readonly RemoteNic[];
+}
+
+/** What a Content Library deploy takes, in vCenter's ids. */
+export interface DeployRequest {
+  readonly itemId: string;
+  readonly name: string;
+  /** Becomes the VM's annotation: it carries the order's mark (see order-mark.ts). */
+  readonly description: string;
+  /** Always set: vCenter 8 refuses a deploy without a folder. */
+  readonly folder: string;
+  readonly cluster: string;
+  readonly datastore?: string;
+  readonly cpu: number;
+  readonly coresPerSocket: number;
+  readonly ram: number;
+  /** Network ids in the order of the template's adapters (by key). */
+  readonly networks: readonly string[];
+}
+
+export interface VmCallOptions {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+}
+
+/**
+ * The VM operations of orders against an offering's vCenter. Long operations (the deploy, task
+ * waits) run on connections of their own, so they never hold the ones short reads use.
+ */
+export interface VmProvisioner {
+  /** The VM whose annotation ends with the line `mark`, if vCenter has one. One property-collector round trip. */
+  findMarked(
+    connection: VcenterConnection,
+    mark: string,
+    options: VmCallOptions,
+  ): Promise<RemoteVm | undefined>;
+  /** The datacenter's VM folder (the folder a deploy goes to when the order names none). */
+  defaultVmFolder(connection: VcenterConnection, options: VmCallOptions): Promise<string>;
+  /** Deploys the template powered off; returns the VM's managed object id. */
+  deploy(connection: VcenterConnection, request: DeployRequest, options: VmCallOptions): Promise<string>;
+  powerOn(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<void>;
+  /** ReconfigVM_Task with the fields given; waited for. */
+  reconfigure(
+    connection: VcenterConnection,
+    moref: string,
+    change: { cpu?: number; coresPerSocket?: number; ram?: number },
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** Destroy_Task, waited for; false when the VM was already gone. */
+  destroy(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<boolean>;
+  /** The VM's power state (undefined when gone). One property-collector round trip. */
+  powerState(
+    connection: VcenterConnection,
+    moref: string,
+    options: VmCallOptions,
+  ): Promise<RuntimeState | undefined>;
+  /** The VM as it is (undefined when gone). Two round trips. */
+  read(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<RemoteVm | undefined>;
+}
+
+export const VM_PROVISIONER = Symbol('VmProvisioner');
