@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ApiSession, type Json } from '../support/api-session';
 import { ApiSystem } from '../support/api-system';
 import { CLI_BIN, runCli, startCli, type CliResult } from '../support/cli-process';
+import { vmsOfOrder } from '../../apps/vsphere-adapter/test/support/order-fixture';
 import { VsphereMarketplace } from '../support/vsphere-marketplace';
 
 jest.setTimeout(120_000);
@@ -445,6 +446,21 @@ describe('waldur-cli vmware commands against vcsim', () => {
   });
   afterAll(() => market?.stop());
 
+  /** `vmware vm provision --generate-skeleton yaml`, filled in as a user would, written to vm.yaml. */
+  async function writeFilledSkeleton(): Promise<CliResult> {
+    const offering = market.offering.uuid;
+    const skeleton = await runCli(['vmware', 'vm', 'provision', '--generate-skeleton', 'yaml'], as('member'));
+    const filled = skeleton.stdout
+      .replace('offering: null', `offering: ${market.api.base}/api/marketplace-public-offerings/${offering}/`)
+      .replace('plan: null', `plan: ${(market.offering.plans[0] as Json).url as string}`)
+      .replace('  name: null', '  name: cli-vm-1')
+      .replace('template: null', `template: ${market.templates[0].uuid}`)
+      .replace('cpu: null', 'cpu: 1')
+      .replace('ram: null', 'ram: 1024');
+    writeFileSync(join(dir, 'vm.yaml'), filled);
+    return skeleton;
+  }
+
   it('lists the inventory and fills the typed skeleton of a VMware order', async () => {
     const offering = market.offering.uuid;
     const templates = await runCli(
@@ -463,7 +479,7 @@ describe('waldur-cli vmware commands against vcsim', () => {
     );
     expect(JSON.parse(templates.stdout)).toEqual(market.templates.map((t) => t.name));
 
-    const skeleton = await runCli(['vmware', 'vm', 'provision', '--generate-skeleton', 'yaml'], as('member'));
+    const skeleton = await writeFilledSkeleton();
     expect(skeleton.code).toBe(0);
     for (const field of [
       'template',
@@ -477,16 +493,11 @@ describe('waldur-cli vmware commands against vcsim', () => {
     ])
       expect(skeleton.stdout).toContain(`${field}: null`);
     expect(skeleton.stdout).toContain('accepting_terms_of_service: true');
-    const filled = skeleton.stdout
-      .replace('offering: null', `offering: ${market.api.base}/api/marketplace-public-offerings/${offering}/`)
-      .replace('plan: null', `plan: ${(market.offering.plans[0] as Json).url as string}`)
-      .replace('  name: null', '  name: cli-vm-1')
-      .replace('template: null', `template: ${market.templates[0].uuid}`);
-    writeFileSync(join(dir, 'vm.yaml'), filled);
   });
 
   it('provisions a VM in vcsim from the filled skeleton and prints its resource', async () => {
     const offering = market.offering.uuid;
+    await writeFilledSkeleton();
 
     const provision = startCli(
       ['vmware', 'vm', 'provision', '--request-file', join(dir, 'vm.yaml'), '--format', 'json'],
@@ -520,6 +531,20 @@ describe('waldur-cli vmware commands against vcsim', () => {
     expect(vm).toMatchObject({ name: 'cli-vm-1', state: 'OK', offering_type: 'VMware.VirtualMachine' });
     expect(vm.resource_uuid).toEqual(expect.any(String));
     expect(vm.backend_id).toMatch(/^vm-/);
+    // The VM in vcsim: the one the adapter marked with the order, as the skeleton asked for it.
+    const [order] = await market.api.ok<Order[]>(
+      'staff',
+      'GET',
+      `/api/marketplace-orders/?resource_uuid=${vm.uuid as string}`,
+    );
+    const inVcsim = await vmsOfOrder(market.library.connection, order.uuid);
+    expect(inVcsim).toHaveLength(1);
+    expect(inVcsim[0]).toMatchObject({
+      name: 'cli-vm-1',
+      instanceUuid: vm.resource_uuid,
+      numCPU: 1,
+      memoryMB: 1024,
+    });
 
     const listed = await runCli(
       ['vmware', 'vm', 'list', '--format', 'json', '--jmespath', '[].uuid'],
