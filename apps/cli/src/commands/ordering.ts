@@ -125,6 +125,15 @@ async function followOrder(
         onUpdate: (object) => progress.update(object),
       },
     );
+  } catch (error) {
+    // The order stands: say how to follow it rather than leave its uuid unknown.
+    if (error instanceof CliError)
+      throw new CliError(
+        `${error.message} (marketplace order ${uuid} was placed: waldur-cli marketplace order wait ${uuid} --jmespath "state=='done'")`,
+        error.exitCode,
+        error.details,
+      );
+    throw error;
   } finally {
     progress.stop();
   }
