@@ -1,5 +1,6 @@
 import {
   API_PATHS,
+  providerOfferingActionPath,
   estimateViewSchema,
   offeringViewSchema,
   planViewSchema,
@@ -67,7 +68,7 @@ function providerAction(
 ): ApiRoute {
   return route(
     'post',
-    `${PROVIDER_ITEM}${action}/`,
+    providerOfferingActionPath(action),
     operation,
     { operationId: `marketplace_provider_offerings_${action}`, summary, tag },
     { resource: providerOffering },
@@ -114,7 +115,7 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   providerAction('archive', PROVIDER.archive, 'Archive an offering for good'),
   route(
     'post',
-    `${PROVIDER_ITEM}update_integration/`,
+    providerOfferingActionPath('update_integration'),
     PROVIDER.updateIntegration,
     {
       operationId: 'marketplace_provider_offerings_update_integration',
@@ -125,7 +126,7 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'post',
-    `${PROVIDER_ITEM}sync/`,
+    providerOfferingActionPath('sync'),
     PROVIDER.sync,
     {
       operationId: 'marketplace_provider_offerings_sync',
@@ -137,7 +138,7 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'get',
-    `${PROVIDER_ITEM}integration/`,
+    providerOfferingActionPath('integration'),
     PROVIDER.integration,
     {
       operationId: 'marketplace_provider_offerings_integration',

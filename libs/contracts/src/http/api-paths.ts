@@ -50,6 +50,25 @@ export function orderActionPath(action: OrderAction): string {
   return `${API_PATHS.order}${action}/`;
 }
 
+/**
+ * What a provider does to an offering: `POST /api/marketplace-provider-offerings/{uuid}/<action>/`
+ * (`integration` is the GET of its vCenter integration).
+ */
+export const PROVIDER_OFFERING_ACTIONS = [
+  'activate',
+  'pause',
+  'archive',
+  'update_integration',
+  'sync',
+  'integration',
+] as const;
+export type ProviderOfferingAction = (typeof PROVIDER_OFFERING_ACTIONS)[number];
+
+/** `/api/marketplace-provider-offerings/{uuid}/activate/` */
+export function providerOfferingActionPath(action: ProviderOfferingAction): string {
+  return `${API_PATHS.providerOffering}${action}/`;
+}
+
 /** Fills `{name}` placeholders, each value URI-encoded: `fillPath(API_PATHS.order, { uuid })`. */
 export function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
