@@ -181,7 +181,7 @@ describe('waldur-cli against the running system', () => {
       '--jmespath',
       '[].{name: name, uuid: uuid, url: url}',
     ]);
-    expect(json(list)).toEqual([{ name: 'Consulting', uuid: offering.uuid, url: offering.url }]);
+    expect(json(list)).toContainEqual({ name: 'Consulting', uuid: offering.uuid, url: offering.url });
     const plans = await cli([
       'marketplace',
       'plan',
@@ -194,6 +194,40 @@ describe('waldur-cli against the running system', () => {
       '[].url',
     ]);
     expect(json(plans)).toEqual([offering.plans[0].url]);
+  });
+
+  it('lets a provider create and publish an offering from the command line', async () => {
+    const created = await cli(
+      [
+        'marketplace',
+        'provider-offering',
+        'create',
+        '--format',
+        'json',
+        '--request',
+        JSON.stringify({ name: 'Workshops', type: 'Marketplace.Basic', customer: providerOrg }),
+      ],
+      provider(),
+    );
+    const draft = json(created);
+    expect(draft).toMatchObject({ name: 'Workshops', state: 'Draft' });
+    const activated = await cli(
+      ['marketplace', 'provider-offering', 'activate', draft.uuid as string, '--format', 'json'],
+      provider(),
+    );
+    expect(json(activated)).toMatchObject({ uuid: draft.uuid, state: 'Active' });
+    const listed = await cli([
+      'marketplace',
+      'offering',
+      'list',
+      '--filter',
+      'name=Workshops',
+      '--format',
+      'json',
+      '--jmespath',
+      '[].uuid',
+    ]);
+    expect(json(listed)).toEqual([draft.uuid]);
   });
 
   it('fills the ambient project set once, and --dry-run prints the order the server would create without creating it', async () => {

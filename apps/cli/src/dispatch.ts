@@ -1,12 +1,13 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the command modules load only when their
    command runs, so `--help` does not pay for zod, yaml and the rest: a synchronous require keeps the
    nest build's alias rewriting (it rewrites static imports only) and works under jest. */
-import type { OrderAction } from '@app/contracts/http/api-paths';
+import type { OrderAction, ProviderOfferingAction } from '@app/contracts/http/api-paths';
 import type * as BrowseModule from './commands/browse';
 import type * as CompletionModule from './commands/completion';
 import type * as NounsModule from './commands/nouns';
 import type * as OrderActionsModule from './commands/order-actions';
 import type * as OrderingModule from './commands/ordering';
+import type * as ProviderModule from './commands/provider';
 import type * as SessionModule from './commands/session';
 import type * as ContextModule from './command-context';
 import type * as SkeletonsModule from './input/skeletons';
@@ -18,6 +19,7 @@ const load = {
   nouns: () => require('./commands/nouns') as typeof NounsModule,
   orderActions: () => require('./commands/order-actions') as typeof OrderActionsModule,
   ordering: () => require('./commands/ordering') as typeof OrderingModule,
+  provider: () => require('./commands/provider') as typeof ProviderModule,
   session: () => require('./commands/session') as typeof SessionModule,
   context: () => require('./command-context') as typeof ContextModule,
   skeletons: () => require('./input/skeletons') as typeof SkeletonsModule,
@@ -34,9 +36,10 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     return;
   }
   const context = await load.context().CommandContext.create(options);
-  const { OFFERING, PLAN, ORDER, RESOURCE, VM, VMWARE_INVENTORY } = load.nouns();
+  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, VMWARE_INVENTORY } = load.nouns();
   const nouns = {
     'marketplace offering': OFFERING,
+    'marketplace provider-offering': PROVIDER_OFFERING,
     'marketplace plan': PLAN,
     'marketplace order': ORDER,
     'marketplace resource': RESOURCE,
@@ -67,6 +70,11 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     case 'marketplace resource terminate':
     case 'vmware vm terminate':
       return load.ordering().terminate(context, args[0], flow);
+  }
+  if (id === 'marketplace provider-offering create') return load.provider().createOffering(context, flow);
+  if (id.startsWith('marketplace provider-offering ') && verb !== 'list' && verb !== 'get') {
+    const action = verb.replace(/-/g, '_') as ProviderOfferingAction;
+    return load.provider().offeringAction(context, action, args[0], flow);
   }
   if (noun && verb === 'list') return browse.list(context, noun, options.filter as string[]);
   if (noun && verb === 'get') return browse.get(context, noun, args[0]);

@@ -101,6 +101,19 @@ describe('waldur-cli argument parsing', () => {
     );
   });
 
+  it("takes a provider's offering actions with their body", async () => {
+    const call = await parse(
+      'marketplace',
+      'provider-offering',
+      'update-integration',
+      'u',
+      '--request',
+      '{"service_attributes": {}}',
+    );
+    expect(call).toMatchObject({ id: 'marketplace provider-offering update-integration', args: ['u'] });
+    expect(call.options.request).toBe('{"service_attributes": {}}');
+  });
+
   it('names the order actions with their leaf ids', async () => {
     expect((await parse('marketplace', 'order', 'approve-by-provider', 'u')).id).toBe(
       'marketplace order approve-by-provider',

@@ -104,6 +104,15 @@ function fullName(command: Command): string {
   return names.join(' ');
 }
 
+const PROVIDER_OFFERING_ACTIONS: [string, string][] = [
+  ['activate', 'publish an offering (vSphere: once its integration is OK)'],
+  ['pause', 'stop taking new orders'],
+  ['archive', 'archive an offering for good'],
+  ['update-integration', 'save vCenter settings (service_attributes) and synchronise'],
+  ['sync', 'synchronise the inventory from vCenter now'],
+  ['integration', 'the vCenter integration: state, last synchronisation, counts (never the password)'],
+];
+
 const ORDER_ACTIONS: [string, string][] = [
   ['approve-by-consumer', 'approve as the consumer (pending-consumer)'],
   ['reject-by-consumer', 'reject as the consumer (pending-consumer)'],
@@ -176,6 +185,35 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
   const marketplace = program.command('marketplace').description('offerings, plans, orders and resources');
   const offering = marketplace.command('offering').description('offerings to order from');
   browse(offering, 'offering', dispatch, { list: true, get: true });
+  const providerOffering = marketplace
+    .command('provider-offering')
+    .description("your providers' offerings: create, integrate with vCenter, synchronise, publish");
+  browse(providerOffering, 'provider offering', dispatch, { list: true, get: true });
+  leaf(
+    providerOffering,
+    'create',
+    'create an offering (Draft) from --request {name, type, customer, ...}',
+    dispatch,
+    'marketplace provider-offering create',
+  )
+    .option('--request <json|yaml>', 'the offering, JSON or YAML')
+    .option('--request-file <file>', 'the offering from a file');
+  for (const [action, summary] of PROVIDER_OFFERING_ACTIONS) {
+    const command = leaf(
+      providerOffering,
+      action,
+      summary,
+      dispatch,
+      `marketplace provider-offering ${action}`,
+    ).argument('<uuid>');
+    if (action === 'update-integration')
+      command
+        .option(
+          '--request <json|yaml>',
+          'the body: {"service_attributes": {"backend_url": ..., "username": ..., ...}}',
+        )
+        .option('--request-file <file>', 'the body from a file');
+  }
   const plan = marketplace.command('plan').description("offerings' plans");
   browse(plan, 'plan', dispatch, { list: true });
 

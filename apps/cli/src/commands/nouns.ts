@@ -7,6 +7,7 @@ import {
   TEMPLATES_LIST,
   ORDER_OPERATIONS,
   PLAN_OPERATIONS,
+  PROVIDER_OFFERING_OPERATIONS,
   PUBLIC_OFFERING_OPERATIONS,
   RESOURCE_OPERATIONS,
   VMWARE_VM_TYPE,
@@ -37,6 +38,15 @@ export const OFFERING: Noun = {
   listQuery: PUBLIC_OFFERING_OPERATIONS.list.query,
   columns: ['uuid', 'name', 'type', 'state', 'customer_name'],
   events: { type: 'OfferingChanged', filter: 'offering_uuid' },
+};
+
+/** Offerings of the caller's providers, in any state: what providers manage. */
+export const PROVIDER_OFFERING: Noun = {
+  label: 'provider offering',
+  listPath: API_PATHS.providerOfferings,
+  itemPath: API_PATHS.providerOffering,
+  listQuery: PROVIDER_OFFERING_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'type', 'state', 'customer_name'],
 };
 
 export const PLAN: Noun = {
