@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ApiClient, Query } from '../http/api-client';
 import { describeNetworkError } from '../http/api-client';
 import type { DebugLog } from '../http/debug-log';
+import type { RequestOutcome } from '../http/retry-policy';
 
 /** One SSE message: `id:` (the stream sequence), `event:` (its type) and `data:`. */
 export interface StreamMessage {
@@ -11,7 +12,15 @@ export interface StreamMessage {
 }
 
 /** The stream could not be opened (no SSE route, refused, unreachable): the waiter polls instead. */
-export class StreamUnavailable extends Error {}
+export class StreamUnavailable extends Error {
+  constructor(
+    message: string,
+    /** What happened, for the retry rules: a connection error or a 5xx is worth another try. */
+    readonly outcome: RequestOutcome,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The gateway's Server-Sent Events over fetch, parsed by eventsource-parser. `Last-Event-ID` resumes
@@ -38,12 +47,18 @@ export class EventStream {
     try {
       response = await fetch(url, { headers, signal: options.signal });
     } catch (error) {
-      throw new StreamUnavailable(`GET ${url} failed (${describeNetworkError(error as Error)})`);
+      throw new StreamUnavailable(`GET ${url} failed (${describeNetworkError(error as Error)})`, {
+        kind: 'network-error',
+      });
     }
     const type = response.headers.get('content-type') ?? '';
     if (response.status !== 200 || !type.startsWith('text/event-stream')) {
       await response.body?.cancel();
-      throw new StreamUnavailable(`GET ${url} answered ${response.status} ${type}`);
+      throw new StreamUnavailable(`GET ${url} answered ${response.status} ${type}`, {
+        kind: 'response',
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+      });
     }
     options.log.write(
       `GET ${url} → 200 event stream${options.lastEventId ? ` (resuming after ${options.lastEventId})` : ''}`,

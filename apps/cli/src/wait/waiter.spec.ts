@@ -130,3 +130,29 @@ describe('Waiter: SSE first, one GET, resume, polling fallback', () => {
     expect(polling.kind).toBe('timeout');
   });
 });
+
+describe('Waiter: a stream the gateway cannot serve for a moment', () => {
+  it('opens it again after a 503 (with backoff) instead of polling', async () => {
+    const gateway = new FakeGateway();
+    await gateway.start();
+    try {
+      const client = new ApiClient(
+        { apiUrl: gateway.base, maxRetries: 2, httpTimeoutMs: 5000 } as Settings,
+        new DebugLog(false),
+      );
+      gateway.streamStatus = 503;
+      setTimeout(() => (gateway.streamStatus = 200), 100);
+      gateway.onStream = (response) => response.write(event(3, { uuid: UUID, state: 'done' }));
+      const result = await new Waiter(client, new DebugLog(false)).wait(target, {
+        timeoutMs: 5000,
+        intervalMs: 60_000,
+        settled: done,
+      });
+      expect(result.kind).toBe('settled');
+      expect(gateway.streams.length).toBeGreaterThanOrEqual(2);
+      expect(gateway.gets).toBe(1);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PATHS } from '@app/contracts/http/api-paths';
 import type { ApiClient } from '../http/api-client';
 import type { DebugLog } from '../http/debug-log';
+import { retryDelayMs } from '../http/retry-policy';
 import { EventStream, StreamUnavailable, type StreamMessage } from './event-stream';
 
 /** What to watch: the object's REST path, and the SSE filter that streams its changes. */
@@ -94,18 +95,31 @@ export class Waiter {
     lastEventId: string | undefined,
     signal: AbortSignal,
   ): Promise<EventStream | undefined> {
-    if (signal.aborted) return undefined;
-    try {
-      return await EventStream.open(this.client, API_PATHS.events, target.streamQuery, {
-        lastEventId,
-        signal,
-        log: this.log,
-      });
-    } catch (error) {
-      if (!(error instanceof StreamUnavailable)) throw error;
-      this.log.write(`event stream cannot be opened: ${error.message}; falling back to polling`);
-      return undefined;
+    // A gateway restarting or overloaded gets the GET retry rules (connection errors, 5xx, 429, with
+    // backoff); a stream it does not serve (404) or refuses (401) means polling at once.
+    for (let retry = 0; !signal.aborted; retry++) {
+      try {
+        return await EventStream.open(this.client, API_PATHS.events, target.streamQuery, {
+          lastEventId,
+          signal,
+          log: this.log,
+        });
+      } catch (error) {
+        if (!(error instanceof StreamUnavailable)) throw error;
+        const delay = retryDelayMs('GET', error.outcome, retry, this.client.settings.maxRetries);
+        if (delay === null || signal.aborted) {
+          this.log.write(`event stream cannot be opened: ${error.message}; falling back to polling`);
+          return undefined;
+        }
+        this.log.write(`event stream cannot be opened: ${error.message}; trying again in ${delay} ms`);
+        try {
+          await sleep(delay, undefined, { signal });
+        } catch {
+          return undefined;
+        }
+      }
     }
+    return undefined;
   }
 
   private async fetch(target: WaitTarget): Promise<Record<string, unknown>> {
