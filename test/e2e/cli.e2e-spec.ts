@@ -286,6 +286,50 @@ describe('waldur-cli against the running system', () => {
     expect(result.stderr).not.toContain('polling');
   });
 
+  it('resumes its event stream with Last-Event-ID across a gateway restart, without polling', async () => {
+    const placed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody('restart')),
+      '--no-wait',
+      '--format',
+      'json',
+      '--jmespath',
+      'uuid',
+    ]);
+    const order = placed.stdout.trim();
+    const wait = startCli(
+      [
+        'marketplace',
+        'order',
+        'wait',
+        order,
+        '--jmespath',
+        "state=='done'",
+        '--format',
+        'json',
+        '--debug',
+        '--max-retries',
+        '8',
+      ],
+      owner(),
+    );
+    while (!wait.output().stderr.includes(`/api/marketplace-orders/${order}/ → 200`))
+      await new Promise((r) => setTimeout(r, 20));
+    // An event it sees (its id is where it resumes), then the gateway goes away and the order is done meanwhile.
+    await api.ok('provider', 'POST', `/api/marketplace-orders/${order}/approve_by_provider/`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await system.restartGateway();
+    await api.ok('provider', 'POST', `/api/marketplace-orders/${order}/set_state_done/`);
+    const result = await wait.done;
+    expect(json(result)).toMatchObject({ uuid: order, state: 'done' });
+    expect(result.stderr).toMatch(/resuming after event \d+/);
+    expect(result.stderr).toMatch(/→ 200 event stream \(resuming after \d+\)/);
+    expect(result.stderr).not.toContain('falling back to polling');
+  });
+
   let resourceUuid = '';
 
   it('provisions from a YAML file, waits for the provider, and prints the resource with uuid and resource_uuid', async () => {

@@ -19,7 +19,7 @@ export function startCli(
   args: string[],
   env: Record<string, string>,
   options: { stdin?: string; command?: string[] } = {},
-): { done: Promise<CliResult>; kill: () => void } {
+): { done: Promise<CliResult>; kill: () => void; output: () => { stdout: string; stderr: string } } {
   const started = Date.now();
   const [file, ...prefix] = options.command ?? [process.execPath, CLI_BIN];
   const child = spawn(file, [...prefix, ...args], {
@@ -35,7 +35,7 @@ export function startCli(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
   });
-  return { done, kill: () => child.kill('SIGKILL') };
+  return { done, kill: () => child.kill('SIGKILL'), output: () => ({ stdout, stderr }) };
 }
 
 export function runCli(
