@@ -3,9 +3,9 @@
 // first on PATH under npx and npm scripts); an older node is told so instead of failing obscurely.
 'use strict';
 const major = Number(process.versions.node.split('.')[0]);
-if (major < 22) {
+if (major < 20) {
   process.stderr.write(
-    `waldur-cli needs Node 22 or later (this is ${process.version}); run it with npx waldur-cli\n`,
+    `waldur-cli needs Node 20 or later (this is ${process.version}); run it with npx waldur-cli\n`,
   );
   process.exit(1);
 }
