@@ -378,6 +378,10 @@ describe('waldur-cli against the running system', () => {
     expect(result.code).toBe(5);
     expect(result.stderr).toContain(`marketplace order ${order.uuid} rejected`);
     expect(result.stdout).toBe('');
+    // Waiting on it now stops at once: a rejected order never moves again.
+    const late = await cli(['marketplace', 'order', 'wait', order.uuid, '--jmespath', "state=='done'"]);
+    expect(late.code).toBe(5);
+    expect(late.stderr).toContain(`order ${order.uuid} is rejected -- state=='done' can no longer hold`);
   });
 
   it('gives up at --timeout with exit 6, says the order may still complete, and cancels nothing', async () => {

@@ -12,7 +12,10 @@ export const EXIT = {
   refused: 3,
   /** The API could not be reached or kept failing (connection errors, 5xx, 429 after the retries). */
   unavailable: 4,
-  /** The order ended erred, rejected or canceled (its error_message is on stderr). */
+  /**
+   * The order ended erred, rejected or canceled (its error_message is on stderr), or what `wait`
+   * watches reached a state it never leaves without its condition holding.
+   */
   orderFailed: 5,
   /** `--timeout` passed before the order or the condition got there; nothing was canceled. */
   timeout: 6,
@@ -28,6 +31,7 @@ Exit codes:
   2    bad input (unknown flag, malformed JSON/YAML, bad JMESPath, bad --filter); nothing was sent
   3    the API refused the request (4xx)
   4    the API could not be reached (connection errors, 5xx, 429, after retries)
-  5    the order ended erred, rejected or canceled (its error_message on stderr)
+  5    the order ended erred, rejected or canceled (its error_message on stderr), or a wait's
+       condition can no longer hold (the object is done, canceled, rejected or Terminated)
   6    timed out waiting (the order may still complete; nothing is canceled)
   130  interrupted`;

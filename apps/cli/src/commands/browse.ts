@@ -41,6 +41,10 @@ export async function get(context: CommandContext, noun: Noun, uuid: string): Pr
   context.print(body, noun.columns);
 }
 
+function isFinal(noun: Noun, object: Record<string, unknown>): boolean {
+  return noun.finalStates?.includes(object.state as string) ?? false;
+}
+
 export interface WaitFlags {
   timeout: number;
   interval: number;
@@ -75,7 +79,7 @@ export async function waitFor(
       {
         timeoutMs: flags.timeout * 1000,
         intervalMs: flags.interval * 1000,
-        settled: (object) => condition.isMet(object),
+        settled: (object) => condition.isMet(object) || isFinal(noun, object),
         onUpdate: (object) => progress.update(object),
       },
     );
@@ -86,6 +90,15 @@ export async function waitFor(
       throw new CliError(
         `timed out after ${flags.timeout}s waiting for ${noun.label} ${uuid} to match ${condition.source}${state}`,
         EXIT.timeout,
+      );
+    }
+    if (!condition.isMet(result.object)) {
+      const reason = result.object.error_message;
+      const message = typeof reason === 'string' && reason !== '' ? `: ${reason}` : '';
+      throw new CliError(
+        `${noun.label} ${uuid} is ${String(result.object.state)}${message} -- ${condition.source} can no longer hold`,
+        EXIT.orderFailed,
+        result.object,
       );
     }
     context.print(result.object, noun.columns, { reshape: false });

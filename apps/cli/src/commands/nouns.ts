@@ -27,6 +27,11 @@ export interface Noun {
   itemPath: string;
   /** For `wait`: the SSE event carrying this object, and the filter naming it. */
   events?: { type: string; filter: string };
+  /**
+   * States it never leaves: a wait whose condition does not hold there stops (exit 5) instead of
+   * running into its timeout. An erred order is not among them: `retry` moves it again.
+   */
+  finalStates?: readonly string[];
   /** Keeps the items of a list that are this noun (a VM is a resource of a VMware offering). */
   keep?: (item: Record<string, unknown>) => boolean;
 }
@@ -64,6 +69,7 @@ export const ORDER: Noun = {
   listQuery: ORDER_OPERATIONS.list.query,
   columns: ['uuid', 'type', 'state', 'offering_name', 'resource_uuid', 'error_message'],
   events: { type: 'OrderStateChanged', filter: 'order_uuid' },
+  finalStates: ['done', 'canceled', 'rejected'],
 };
 
 export const RESOURCE: Noun = {
@@ -73,6 +79,7 @@ export const RESOURCE: Noun = {
   listQuery: RESOURCE_OPERATIONS.list.query,
   columns: ['uuid', 'name', 'state', 'offering_name', 'resource_uuid'],
   events: { type: 'ResourceStateChanged', filter: 'resource_uuid' },
+  finalStates: ['Terminated'],
 };
 
 /** A vSphere VM: a marketplace resource of a `VMware.VirtualMachine` offering. */
