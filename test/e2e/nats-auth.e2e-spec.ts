@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -6,7 +7,9 @@ import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jet
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { firstValueFrom, timeout } from 'rxjs';
 import {
+  AccessChangedEvent,
   NATS_APPS,
+  OrderStateChangedEvent,
   OrderDoneEvent,
   OrderSubmittedEvent,
   ORDER_PATTERNS,
@@ -26,6 +29,8 @@ import { appConfigSchema, loadConfig } from '@app/platform';
 import { AppProcess } from '../support/app-process';
 import { startAuthNats, type AuthNats } from '../support/auth-nats';
 import { freePort } from '../support/free-port';
+import { orderView } from '../support/feed-publisher';
+import { SseClient } from '../support/sse-client';
 import { readEnvelopes } from '../support/stream-reader';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { uniqueToken } from '../support/test-env';
@@ -173,6 +178,37 @@ describe('NATS with the project’s authorization: each app may use only its own
     it('a REST call reaches the order service (token check, then the user)', async () => {
       const me = await rest('GET', '/api/users/me/');
       expect(me).toMatchObject({ status: 200, body: { username: 'root', is_staff: true } });
+    });
+
+    it('SSE: the gateway creates the feed stream and follows it with its own credentials', async () => {
+      const feed = await jsm.streams.info(names.feed.name);
+      expect(feed.config.sources?.map((source) => source.name)).toEqual(
+        names.feed.sources.map((s) => s.stream),
+      );
+      const client = await SseClient.open(`${base}/api/events`, { token: staffToken });
+      expect(client.status).toBe(200);
+      // Published as the order service's relay publishes it, with the order service's credentials.
+      const js = jetstream(await connectAs('order-service'));
+      await publishEvent(
+        js,
+        names.subjects.accessChanged,
+        buildEnvelope(AccessChangedEvent, { user_uuids: [randomUUID()] }, randomUUID()),
+      );
+      const order = orderView({
+        project_uuid: randomUUID(),
+        customer_uuid: randomUUID(),
+        provider_uuid: randomUUID(),
+        offering_uuid: randomUUID(),
+      });
+      await publishEvent(
+        js,
+        names.subjects.orderStateChanged,
+        buildEnvelope(OrderStateChangedEvent, { order, previous_state: null }, order.uuid),
+      );
+      await client.waitForCount(1);
+      expect(client.messages.map((m) => m.event)).toEqual(['OrderStateChanged']);
+      expect(JSON.parse(client.messages[0].data)).toMatchObject({ uuid: order.uuid });
+      client.close();
     });
 
     it('an order travels order service → JetStream → adapter → order service and ends erred', async () => {

@@ -17,6 +17,8 @@ export class ApiSystem {
   /** The adapter and the scheduler, when asked for: the gateway's /health is healthy only with them. */
   readonly others: AppProcess[] = [];
   staffToken = '';
+  /** Extra variables of every gateway this system starts (SSE settings, say). */
+  gatewayEnv: Record<string, string> = {};
   base = '';
   port = 0;
 
@@ -25,8 +27,12 @@ export class ApiSystem {
     readonly nats: TestNats,
   ) {}
 
-  static async start(label: string, options: { allApps?: boolean } = {}): Promise<ApiSystem> {
+  static async start(
+    label: string,
+    options: { allApps?: boolean; gatewayEnv?: Record<string, string> } = {},
+  ): Promise<ApiSystem> {
     const system = new ApiSystem(await createTestDatabase(label), await createTestNats(label));
+    system.gatewayEnv = options.gatewayEnv ?? {};
     system.port = await freePort();
     system.base = `http://127.0.0.1:${system.port}`;
     system.staffToken = await system.createStaff('root');
@@ -55,7 +61,7 @@ export class ApiSystem {
   }
 
   private newGateway(): AppProcess {
-    return new AppProcess('gateway', { ...this.env, GATEWAY_PORT: String(this.port) });
+    return new AppProcess('gateway', { ...this.env, ...this.gatewayEnv, GATEWAY_PORT: String(this.port) });
   }
 
   /** `create-staff <username>` as an operator runs it; returns the token it prints last. */
@@ -69,8 +75,9 @@ export class ApiSystem {
     await this.orderService.start();
   }
 
-  async restartGateway(): Promise<void> {
+  async restartGateway(extraEnv: Record<string, string> = {}): Promise<void> {
     await this.gateway.stop();
+    Object.assign(this.gatewayEnv, extraEnv);
     this.gateway = this.newGateway();
     await this.gateway.start('gateway listening');
   }

@@ -21,7 +21,7 @@ export async function createTestNats(label: string): Promise<TestNats> {
     jsm,
     topology: names,
     close: async () => {
-      for (const stream of Object.values(names.streams))
+      for (const stream of [...Object.values(names.streams), names.feed])
         await jsm.streams.delete(stream.name).catch(() => false);
       await nc.close();
     },

@@ -22,6 +22,8 @@ export interface MarketplaceOptions {
 }
 
 type Named = Json & { uuid: string; name: string };
+type AppKey = 'orderService' | 'adapter' | 'gateway';
+const APP_NAMES = { orderService: 'order-service', adapter: 'vsphere-adapter', gateway: 'gateway' } as const;
 
 /**
  * The whole system on vcsim, ready to take VM orders, registered through the public REST API the way
@@ -32,7 +34,8 @@ type Named = Json & { uuid: string; name: string };
  * owner of the customer organisation.
  */
 export class VsphereMarketplace {
-  readonly apps: Record<'orderService' | 'adapter' | 'gateway', AppProcess>;
+  readonly apps: Record<AppKey, AppProcess>;
+  private readonly appEnv: Record<AppKey, Record<string, string>>;
   offering!: Named & { plans: Named[] };
   customer!: Named;
   project!: Named;
@@ -48,10 +51,15 @@ export class VsphereMarketplace {
     adapterEnv: Record<string, string>,
     port: number,
   ) {
+    this.appEnv = {
+      orderService: env,
+      adapter: { ...env, ...adapterEnv },
+      gateway: { ...env, GATEWAY_PORT: String(port) },
+    };
     this.apps = {
-      orderService: new AppProcess('order-service', env),
-      adapter: new AppProcess('vsphere-adapter', { ...env, ...adapterEnv }),
-      gateway: new AppProcess('gateway', { ...env, GATEWAY_PORT: String(port) }),
+      orderService: new AppProcess('order-service', this.appEnv.orderService),
+      adapter: new AppProcess('vsphere-adapter', this.appEnv.adapter),
+      gateway: new AppProcess('gateway', this.appEnv.gateway),
     };
   }
 
@@ -136,6 +144,19 @@ export class VsphereMarketplace {
       customer: customerUuid,
       [ASSIGNMENT_FIELDS[kind].field]: objectUuid,
     });
+  }
+
+  /**
+   * Stops one app (SIGKILL: a crash) and starts it again with the same settings, plus `extraEnv`
+   * (an order service without its relay, ...). Answers when the new process is ready.
+   */
+  async restart(
+    app: AppKey,
+    options: { signal?: NodeJS.Signals; extraEnv?: Record<string, string> } = {},
+  ): Promise<void> {
+    await this.apps[app].stop(options.signal ?? 'SIGKILL');
+    this.apps[app] = new AppProcess(APP_NAMES[app], { ...this.appEnv[app], ...options.extraEnv });
+    await this.apps[app].start(app === 'gateway' ? 'gateway listening' : undefined);
   }
 
   async stop(): Promise<void> {

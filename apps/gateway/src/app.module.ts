@@ -2,6 +2,10 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { CONFIG, SERVICES_CLIENT, type GatewayConfig } from './config/gateway.config';
+import { EventHub } from './events/event-hub';
+import { EventStreamEndpoint } from './events/event-stream.endpoint';
+import { FeedReader } from './events/feed-reader';
+import { SseMetrics } from './events/sse-metrics';
 import { HealthController } from './controllers/health.controller';
 import { MetricsController } from './controllers/metrics.controller';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -33,6 +37,10 @@ export class AppModule {
         GatewayMetrics,
         CallerResolver,
         ApiHandler,
+        FeedReader,
+        SseMetrics,
+        EventHub,
+        EventStreamEndpoint,
         RestRouter,
       ],
     };

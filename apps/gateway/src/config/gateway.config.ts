@@ -8,6 +8,25 @@ const schema = appConfigSchema({
   GATEWAY_PORT: env.port(8080),
   /** How long a REST request waits for the owning service before answering 503. */
   REQUEST_TIMEOUT_MS: env.milliseconds(5_000),
+  /**
+   * How long the SSE feed stream keeps events: how far back a client may resume. At least 24 in
+   * production (the default); tests set a fraction of an hour to see history expire.
+   */
+  SSE_HISTORY_HOURS: z.coerce
+    .number({ error: 'must be a number of hours' })
+    .positive('must be greater than 0')
+    .max(24 * 365, 'must be at most a year (8760 hours)')
+    .default(24),
+  /** A comment line this often on every SSE stream, so proxies do not close idle ones. */
+  SSE_HEARTBEAT_MS: env.milliseconds(15_000),
+  /** Bytes an SSE client may have waiting before it is dropped with a final `overflow` event. */
+  SSE_QUEUE_LIMIT_BYTES: z.coerce
+    .number({ error: 'must be a whole number of bytes' })
+    .int('must be a whole number of bytes')
+    .min(4_096, 'must be at least 4096')
+    .default(1_048_576),
+  /** Every SSE subscriber's token and access are checked again this often (AccessChanged acts at once). */
+  SSE_RECHECK_MS: env.milliseconds(60_000),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

@@ -181,7 +181,7 @@ function clientAddress(request: HttpRequest): string {
 }
 
 /** A service's refusal as the HTTP answer: its status, its body, and the headers that status calls for. */
-function refusal(reply: Exclude<RequestReply<unknown> | ThrottledReply, { status: 'ok' }>): ApiError {
+export function refusal(reply: Exclude<RequestReply<unknown> | ThrottledReply, { status: 'ok' }>): ApiError {
   if (reply.code === 429) {
     return new ApiError(429, { detail: reply.detail }, { 'Retry-After': String(reply.retry_after_s) });
   }
@@ -197,7 +197,7 @@ function validate(schema: z.ZodType, value: unknown): unknown {
   throw new ApiError(400, fields ?? { detail: detail ?? 'Invalid input.' });
 }
 
-function sendError(response: HttpResponse, error: unknown): void {
+export function sendError(response: HttpResponse, error: unknown): void {
   if (response.headersSent) {
     response.destroy();
     return;

@@ -3,6 +3,7 @@ import {
   AUTH_PATTERNS,
   CALLER_CONTEXT,
   type AuthenticatedCaller,
+  type CallerContext,
   type OperationPayload,
   type RequestReply,
   type VsphereCaller,
@@ -51,13 +52,20 @@ export class CallerResolver {
    * adapter): one more question to the order service, asked only for those routes.
    */
   async context(caller: AuthenticatedCaller): Promise<VsphereCaller> {
+    const { user_uuid, is_staff, customer_uuids } = await this.fullContext(caller.user_uuid);
+    // Only the fields the adapter's strict schema takes.
+    return { user_uuid, is_staff, customer_uuids };
+  }
+
+  /** Everything the order service says about the caller: with projects and owned customers (for SSE). */
+  async fullContext(userUuid: string): Promise<CallerContext> {
     const payload: OperationPayload = {
-      caller: { user_uuid: caller.user_uuid },
+      caller: { user_uuid: userUuid },
       params: {},
       query: {},
       body: {},
     };
-    const reply = await this.requester.request<RequestReply<VsphereCaller>>(CALLER_CONTEXT.pattern, payload);
+    const reply = await this.requester.request<RequestReply<CallerContext>>(CALLER_CONTEXT.pattern, payload);
     if (reply.status === 'ok') return reply.data;
     if (reply.code === 503) throw new ApiError(503, { detail: reply.detail ?? 'Service unavailable.' });
     throw unauthorized(reply.detail ?? 'Invalid token.');

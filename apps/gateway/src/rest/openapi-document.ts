@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyRoute, ApiRoute } from './route';
+import type { AnyRoute, ApiRoute, StreamRoute } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -43,11 +43,11 @@ const ERROR_RESPONSES = {
   },
 };
 
-function parameters(route: ApiRoute): JsonSchema[] {
+function parameters(route: { params: z.ZodType; query: z.ZodType }): JsonSchema[] {
   const list: JsonSchema[] = [];
   for (const [location, schema] of [
-    ['path', route.operation.params],
-    ['query', route.operation.query],
+    ['path', route.params],
+    ['query', route.query],
   ] as const) {
     const object = jsonSchema(schema, 'input') as {
       properties?: Record<string, JsonSchema>;
@@ -98,7 +98,7 @@ function apiOperation(route: ApiRoute): JsonSchema {
     summary: route.summary,
     tags: [route.tag],
     ...(route.operation.auth === 'none' && { security: [] }),
-    parameters: parameters(route),
+    parameters: parameters(route.operation),
     ...(hasBody && {
       requestBody: {
         required: true,
@@ -120,6 +120,37 @@ function apiOperation(route: ApiRoute): JsonSchema {
   };
 }
 
+function streamOperation(route: StreamRoute): JsonSchema {
+  const { '400': bad, '401': unauthorized, '404': notFound, '503': unavailable } = ERROR_RESPONSES;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    parameters: [
+      ...parameters(route),
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
+        description: 'Resume after this event id (EventSource sends it on a reconnect)',
+      },
+    ],
+    responses: {
+      '200': {
+        description:
+          'A Server-Sent Events stream; `id:` is the feed sequence, `event:` the type, `data:` JSON',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
+      '400': bad,
+      '401': unauthorized,
+      '404': notFound,
+      '503': unavailable,
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of every route in the table, generated from the same schemas that validate. */
 export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -127,20 +158,22 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     const operation =
       route.kind === 'api'
         ? apiOperation(route)
-        : {
-            operationId: route.operationId,
-            summary: route.summary,
-            tags: [route.tag],
-            security: [],
-            responses: {
-              '200': {
-                description: 'OK',
-                content: {
-                  [route.kind === 'local' ? route.contentType : 'application/json']: { schema: {} },
+        : route.kind === 'stream'
+          ? streamOperation(route)
+          : {
+              operationId: route.operationId,
+              summary: route.summary,
+              tags: [route.tag],
+              security: [],
+              responses: {
+                '200': {
+                  description: 'OK',
+                  content: {
+                    [route.kind === 'local' ? route.contentType : 'application/json']: { schema: {} },
+                  },
                 },
               },
-            },
-          };
+            };
     (paths[route.path] ??= {})[route.method] = operation;
   }
   return {

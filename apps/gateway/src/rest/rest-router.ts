@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { API_ROUTES, NEST_ROUTES } from './api-routes';
+import { EventStreamEndpoint } from '../events/event-stream.endpoint';
+import { eventRoutes } from '../events/event-routes';
 import { ApiHandler } from './api-handler';
 import { docsRoutes } from './docs-routes';
 import { errorHandler, methodFallback, notFound } from './fallback-handlers';
@@ -22,9 +24,15 @@ export class RestRouter implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly api: ApiHandler,
+    events: EventStreamEndpoint,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {
-    this.routes = [...API_ROUTES, ...docsRoutes(() => this.openApiDocument()), ...NEST_ROUTES];
+    this.routes = [
+      ...API_ROUTES,
+      ...eventRoutes(events),
+      ...docsRoutes(() => this.openApiDocument()),
+      ...NEST_ROUTES,
+    ];
   }
 
   openApiDocument(): object {
@@ -41,7 +49,7 @@ export class RestRouter implements OnModuleInit {
         const work =
           route.kind === 'api'
             ? this.api.handle(route, request, response, origin)
-            : route.handler(request, response);
+            : route.handler(request, response, origin);
         work.catch((error: unknown) => {
           // A bug, not bad input: logged with its stack, answered without one.
           this.logger.error(describe(error));

@@ -1,6 +1,6 @@
 import type { Operation, PublicOperation } from '@app/contracts';
 import type { z } from 'zod';
-import type { HttpHandler, HttpMethod } from './http-types';
+import type { HttpHandler, HttpMethod, HttpRequest, HttpResponse } from './http-types';
 import type { Links } from './links';
 
 export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType> | PublicOperation<z.ZodType>;
@@ -66,7 +66,25 @@ export interface NestRoute {
   readonly tag: string;
 }
 
-export type AnyRoute = ApiRoute | LocalRoute | NestRoute;
+/**
+ * A Server-Sent Events stream the gateway serves itself (`text/event-stream`), with a token: its
+ * parameters are documented from the schemas that validate them.
+ */
+export interface StreamRoute {
+  readonly kind: 'stream';
+  readonly method: 'get';
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: string;
+  readonly params: z.ZodType;
+  readonly query: z.ZodType;
+  /** Answers with `origin` for links when the request's Host is unusable. */
+  readonly handler: (request: HttpRequest, response: HttpResponse, origin: string) => Promise<void>;
+}
+
+export type AnyRoute = ApiRoute | LocalRoute | NestRoute | StreamRoute;
 
 /** `/api/customers/{uuid}/` → `/api/customers/:uuid/` */
 export function expressPath(path: string): string {

@@ -1,0 +1,81 @@
+import { Links } from '../rest/links';
+import { decodeFeedEvent, sseFrame } from './feed-event';
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const now = '2026-11-30T12:00:00.000Z';
+const order = {
+  uuid: uuid(1),
+  type: 'Create',
+  state: 'done',
+  offering_uuid: uuid(2),
+  offering_name: 'o',
+  offering_type: 'Marketplace.Basic',
+  project_uuid: uuid(3),
+  project_name: 'p',
+  customer_uuid: uuid(4),
+  customer_name: 'c',
+  plan_uuid: null,
+  plan_name: null,
+  provider_uuid: uuid(5),
+  provider_name: 'pr',
+  marketplace_resource_uuid: uuid(6),
+  resource_uuid: null,
+  resource_name: 'vm',
+  attributes: { note: 'line\nbreak' },
+  limits: {},
+  cost: null,
+  error_message: '',
+  created_by_uuid: null,
+  created_by_username: null,
+  created: now,
+  modified: now,
+  completed_at: now,
+};
+const envelope = (type: string, data: unknown) =>
+  Buffer.from(JSON.stringify({ id: uuid(9), type, occurredAt: now, correlationId: uuid(1), data }));
+
+describe('decodeFeedEvent', () => {
+  it('reads an OrderStateChanged: its scope, its terminal state and its frame with REST links', () => {
+    const event = decodeFeedEvent(7, envelope('OrderStateChanged', { order, previous_state: 'executing' }));
+    if (event.kind !== 'public') throw new Error(event.kind);
+    expect(event.scope).toEqual({
+      orderUuid: uuid(1),
+      resourceUuid: uuid(6),
+      projectUuid: uuid(3),
+      offeringUuid: uuid(2),
+      customerUuid: uuid(4),
+      providerUuid: uuid(5),
+      public: false,
+    });
+    expect(event.terminalOrder).toBe(true);
+    const frame = event.frame(new Links('http://gw')).toString();
+    const lines = frame.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['id: 7', 'event: OrderStateChanged']);
+    // One data line even though a value holds a line break.
+    expect(lines.slice(3)).toEqual(['', '']);
+    expect(JSON.parse(lines[2].slice('data: '.length))).toMatchObject({
+      url: 'http://gw/api/marketplace-orders/00000000-0000-4000-8000-000000000001/',
+      state: 'done',
+    });
+    expect(event.frame(new Links('http://gw'))).toBe(event.frame(new Links('http://gw')));
+  });
+
+  it('reads AccessChanged as internal, and skips what it cannot stream', () => {
+    expect(decodeFeedEvent(1, envelope('AccessChanged', { user_uuids: [uuid(1)] }))).toEqual({
+      kind: 'access',
+      seq: 1,
+      userUuids: [uuid(1)],
+    });
+    expect(decodeFeedEvent(2, Buffer.from('nope'))).toMatchObject({ kind: 'skipped', reason: 'not JSON' });
+    expect(decodeFeedEvent(3, envelope('OrderStateChanged', { order: {} }))).toMatchObject({
+      kind: 'skipped',
+    });
+    expect(decodeFeedEvent(4, envelope('SyncStarted', {}))).toMatchObject({ kind: 'skipped' });
+  });
+
+  it('writes a control message without an id unless given', () => {
+    expect(sseFrame({ event: 'history-lost', data: { a: 1 } }).toString()).toBe(
+      'event: history-lost\ndata: {"a":1}\n\n',
+    );
+  });
+});

@@ -1,0 +1,131 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { topology, type FeedStreamNames } from '@app/contracts';
+import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
+import { CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { decodeFeedEvent, type FeedEvent } from './feed-event';
+import { ensureFeedStream } from './feed-stream';
+
+/** A replay that sees no message for this long has reached the end (what it waited for expired). */
+const REPLAY_IDLE_MS = 3_000;
+const RESTART_DELAY_MS = 1_000;
+
+/** Where the feed's history starts and ends now. */
+export interface FeedBounds {
+  /** The oldest sequence still held; `last + 1` when the stream holds nothing. */
+  readonly firstAvailable: number;
+  readonly last: number;
+}
+
+/**
+ * The gateway's one reader of the feed stream: it ensures the stream at start, follows it from its
+ * current end with one ordered consumer (which recovers by itself from gaps and reconnects) and
+ * hands every event to the fan-out; resumes replay their gap with a short-lived ordered consumer.
+ */
+@Injectable()
+export class FeedReader implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(FeedReader.name);
+  private readonly feed: FeedStreamNames;
+  private nc?: NatsConnection;
+  private js?: JetStreamClient;
+  private jsm?: JetStreamManager;
+  private live?: ConsumerMessages;
+  private stopped = false;
+  private lastLiveSeq = 0;
+  private listener: (event: FeedEvent) => void = () => undefined;
+
+  constructor(@Inject(CONFIG) private readonly config: GatewayConfig) {
+    this.feed = topology(config.NATS_NAMESPACE).feed;
+  }
+
+  /** The last sequence handed to the fan-out. */
+  get position(): number {
+    return this.lastLiveSeq;
+  }
+
+  /** The fan-out: called once per feed event, in sequence order. */
+  onEvent(listener: (event: FeedEvent) => void): void {
+    this.listener = listener;
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.nc = await connect(natsConnectionOptions(this.config, 'gateway', 'gateway-feed'));
+    this.jsm = await jetstreamManager(this.nc);
+    this.js = jetstream(this.nc);
+    const hours = this.config.SSE_HISTORY_HOURS;
+    const outcome = await ensureFeedStream(this.jsm, this.feed, hours * 3_600_000);
+    if (hours < 24)
+      this.logger.warn(`SSE_HISTORY_HOURS is ${hours}: clients may resume less than a day back`);
+    this.lastLiveSeq = (await this.bounds()).last;
+    this.logger.log(`feed stream ${this.feed.name} ${outcome}; live from sequence ${this.lastLiveSeq + 1}`);
+    void this.followLive();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.live?.close().catch(() => undefined);
+    await this.nc?.close().catch(() => undefined);
+  }
+
+  async bounds(): Promise<FeedBounds> {
+    const { state } = await this.jsm!.streams.info(this.feed.name);
+    return {
+      firstAvailable: state.messages > 0 ? state.first_seq : state.last_seq + 1,
+      last: state.last_seq,
+    };
+  }
+
+  /**
+   * Feeds `each` the events from `from` to `to` (both included, those still held), in order, until
+   * it answers false. Awaits `each`, so a slow client slows its own replay and nothing piles up.
+   */
+  async replay(from: number, to: number, each: (event: FeedEvent) => Promise<boolean>): Promise<void> {
+    if (from > to) return;
+    const consumer = await this.js!.consumers.get(this.feed.name, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: from,
+    });
+    const messages = await consumer.consume({ max_messages: 256 });
+    let idle = setTimeout(() => void messages.close(), REPLAY_IDLE_MS);
+    try {
+      for await (const message of messages) {
+        clearTimeout(idle);
+        if (message.seq > to) break;
+        const go = await each(decodeFeedEvent(message.seq, message.data));
+        if (!go || message.seq >= to || message.info.pending === 0) break;
+        idle = setTimeout(() => void messages.close(), REPLAY_IDLE_MS);
+      }
+    } finally {
+      clearTimeout(idle);
+      await messages.close().catch(() => undefined);
+    }
+  }
+
+  private async followLive(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const consumer = await this.js!.consumers.get(this.feed.name, {
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: this.lastLiveSeq + 1,
+        });
+        this.live = await consumer.consume({ max_messages: 1_024 });
+        for await (const message of this.live) {
+          this.lastLiveSeq = message.seq;
+          this.listener(decodeFeedEvent(message.seq, message.data));
+        }
+      } catch (error) {
+        if (this.stopped) return;
+        this.logger.warn(`live feed reader stopped (${String(error)}); restarting after ${this.lastLiveSeq}`);
+      }
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS));
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import {
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import type { FeedStreamNames } from '@app/contracts';
+
+const STREAM_NOT_FOUND = 10059;
+
+/** The feed stream's configuration: no subjects of its own, only the services' feed subjects as sources. */
+export function feedStreamConfig(
+  feed: FeedStreamNames,
+  maxAgeMs: number,
+): Partial<StreamConfig> & { name: string } {
+  return {
+    name: feed.name,
+    subjects: [],
+    sources: feed.sources.map((source) => ({ name: source.stream, filter_subject: source.filter })),
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: nanos(maxAgeMs),
+    // The server refuses a duplicate window longer than the history (short histories in tests).
+    duplicate_window: nanos(Math.min(2 * 60_000, maxAgeMs)),
+    num_replicas: 1,
+  };
+}
+
+/**
+ * Creates the feed stream, or brings it to the configured history and sources; safe at every start
+ * and from several gateways at once. A source stream that does not exist yet (its service has not
+ * started) is picked up by the server once it does.
+ */
+export async function ensureFeedStream(
+  jsm: JetStreamManager,
+  feed: FeedStreamNames,
+  maxAgeMs: number,
+): Promise<'created' | 'updated' | 'unchanged'> {
+  const config = feedStreamConfig(feed, maxAgeMs);
+  try {
+    const info = await jsm.streams.info(feed.name);
+    const sources = (info.config.sources ?? []).map((s) => `${s.name}|${s.filter_subject ?? ''}`).sort();
+    const wanted = (config.sources ?? []).map((s) => `${s.name}|${s.filter_subject ?? ''}`).sort();
+    if (info.config.max_age === config.max_age && sources.join() === wanted.join()) return 'unchanged';
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === STREAM_NOT_FOUND)) throw error;
+    try {
+      await jsm.streams.add(config);
+      return 'created';
+    } catch (raceError) {
+      // Another gateway created it between the two calls: bring it to this configuration.
+      if (!(raceError instanceof JetStreamApiError)) throw raceError;
+    }
+  }
+  await jsm.streams.update(feed.name, config);
+  return 'updated';
+}

@@ -1,0 +1,44 @@
+import { SubscriberAccess } from './subscriber-access';
+import type { EventScope } from './feed-event';
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const scope = (overrides: Partial<EventScope>): EventScope => ({
+  projectUuid: uuid(1),
+  offeringUuid: uuid(9),
+  customerUuid: uuid(2),
+  providerUuid: uuid(3),
+  public: false,
+  ...overrides,
+});
+const access = (projects: number[], owned: number[], staff = false) =>
+  SubscriberAccess.from({
+    user_uuid: uuid(100),
+    is_staff: staff,
+    customer_uuids: [],
+    project_uuids: projects.map(uuid),
+    owned_customer_uuids: owned.map(uuid),
+  });
+
+describe('SubscriberAccess: the REST rules, checked per event in memory', () => {
+  it('staff see everything', () => {
+    expect(access([], [], true).canSee(scope({}))).toBe(true);
+  });
+
+  it("a project role shows that project's events only", () => {
+    expect(access([1], []).canSee(scope({}))).toBe(true);
+    expect(access([5], []).canSee(scope({}))).toBe(false);
+  });
+
+  it("a customer's owners see its projects' events, and as a provider its offerings' orders", () => {
+    expect(access([], [2]).canSee(scope({}))).toBe(true);
+    expect(access([], [3]).canSee(scope({}))).toBe(true);
+    expect(access([], [4]).canSee(scope({}))).toBe(false);
+  });
+
+  it('an Active offering is public; another only for its owners', () => {
+    const offering = { projectUuid: undefined, customerUuid: uuid(3), providerUuid: uuid(3) };
+    expect(access([], []).canSee(scope({ ...offering, public: true }))).toBe(true);
+    expect(access([1], []).canSee(scope(offering))).toBe(false);
+    expect(access([], [3]).canSee(scope(offering))).toBe(true);
+  });
+});
