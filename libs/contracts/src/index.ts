@@ -26,3 +26,4 @@ export * from './orders/orders.request';
 export * from './orders/order-state-changed.event';
 export * from './orders/resource-state-changed.event';
 export * from './orders/access-changed.event';
+export * from './http/api-paths';

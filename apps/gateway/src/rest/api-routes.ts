@@ -1,4 +1,5 @@
 import {
+  API_PATHS,
   CUSTOMER_OPERATIONS as CUSTOMERS,
   customerViewSchema,
   detailViewSchema,
@@ -186,7 +187,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   }),
   route(
     'post',
-    '/api-auth/password/',
+    API_PATHS.login,
     LOGIN_OPERATION,
     {
       operationId: 'api_auth_password_create',

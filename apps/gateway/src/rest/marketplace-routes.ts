@@ -1,4 +1,6 @@
 import {
+  API_PATHS,
+  providerOfferingActionPath,
   estimateViewSchema,
   offeringViewSchema,
   planViewSchema,
@@ -55,8 +57,8 @@ const integration: Presenter<Record<string, unknown>> = {
   present: (view) => view,
 };
 
-const PROVIDER_BASE = '/api/marketplace-provider-offerings/';
-const PROVIDER_ITEM = `${PROVIDER_BASE}{uuid}/`;
+const PROVIDER_BASE = API_PATHS.providerOfferings;
+const PROVIDER_ITEM = API_PATHS.providerOffering;
 const tag = 'marketplace';
 
 function providerAction(
@@ -66,7 +68,7 @@ function providerAction(
 ): ApiRoute {
   return route(
     'post',
-    `${PROVIDER_ITEM}${action}/`,
+    providerOfferingActionPath(action),
     operation,
     { operationId: `marketplace_provider_offerings_${action}`, summary, tag },
     { resource: providerOffering },
@@ -113,7 +115,7 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   providerAction('archive', PROVIDER.archive, 'Archive an offering for good'),
   route(
     'post',
-    `${PROVIDER_ITEM}update_integration/`,
+    providerOfferingActionPath('update_integration'),
     PROVIDER.updateIntegration,
     {
       operationId: 'marketplace_provider_offerings_update_integration',
@@ -124,7 +126,7 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'post',
-    `${PROVIDER_ITEM}sync/`,
+    providerOfferingActionPath('sync'),
     PROVIDER.sync,
     {
       operationId: 'marketplace_provider_offerings_sync',
@@ -136,7 +138,7 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'get',
-    `${PROVIDER_ITEM}integration/`,
+    providerOfferingActionPath('integration'),
     PROVIDER.integration,
     {
       operationId: 'marketplace_provider_offerings_integration',
@@ -148,35 +150,35 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'get',
-    '/api/marketplace-public-offerings/',
+    API_PATHS.publicOfferings,
     PUBLIC.list,
     { operationId: 'marketplace_public_offerings_list', summary: 'Active offerings with their plans', tag },
     { resource: publicOffering, list: true },
   ),
   route(
     'get',
-    '/api/marketplace-public-offerings/{uuid}/',
+    API_PATHS.publicOffering,
     PUBLIC.get,
     { operationId: 'marketplace_public_offerings_retrieve', summary: 'An active offering', tag },
     { resource: publicOffering },
   ),
   route(
     'get',
-    '/api/marketplace-plans/',
+    API_PATHS.plans,
     PLANS.list,
     { operationId: 'marketplace_plans_list', summary: 'Plans of active offerings and of your own', tag },
     { resource: plan, list: true },
   ),
   route(
     'get',
-    '/api/marketplace-plans/{uuid}/',
+    API_PATHS.plan,
     PLANS.get,
     { operationId: 'marketplace_plans_retrieve', summary: 'A plan', tag },
     { resource: plan },
   ),
   route(
     'post',
-    '/api/marketplace-plans/{uuid}/update_prices/',
+    `${API_PATHS.plan}update_prices/`,
     PLANS.updatePrices,
     {
       operationId: 'marketplace_plans_update_prices',
@@ -187,7 +189,7 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'post',
-    '/api/marketplace-plans/{uuid}/estimate/',
+    `${API_PATHS.plan}estimate/`,
     PLANS.estimate,
     { operationId: 'marketplace_plans_estimate', summary: 'Monthly cost of the given limits', tag },
     { resource: estimate },

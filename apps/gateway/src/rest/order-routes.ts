@@ -1,4 +1,6 @@
 import {
+  API_PATHS,
+  orderActionPath,
   orderCreatedViewSchema,
   orderDraftViewSchema,
   orderViewSchema,
@@ -7,6 +9,7 @@ import {
   resourceViewSchema,
   type OrderCreatedView,
   type OrderDraftView,
+  type OrderAction,
   type OrderView,
   type ResourceView,
 } from '@app/contracts';
@@ -53,16 +56,16 @@ function presentDraft(view: OrderDraftView, links: Links) {
   };
 }
 
-const ORDERS_BASE = '/api/marketplace-orders/';
-const ORDER_ITEM = `${ORDERS_BASE}{uuid}/`;
-const RESOURCES_BASE = '/api/marketplace-resources/';
-const RESOURCE_ITEM = `${RESOURCES_BASE}{uuid}/`;
+const ORDERS_BASE = API_PATHS.orders;
+const ORDER_ITEM = API_PATHS.order;
+const RESOURCES_BASE = API_PATHS.resources;
+const RESOURCE_ITEM = API_PATHS.resource;
 const tag = 'marketplace-orders';
 
-function orderAction(action: string, operation: AnyOperation, summary: string): ApiRoute {
+function orderAction(action: OrderAction, operation: AnyOperation, summary: string): ApiRoute {
   return route(
     'post',
-    `${ORDER_ITEM}${action}/`,
+    orderActionPath(action),
     operation,
     { operationId: `marketplace_orders_${action}`, summary, tag },
     { resource: order },
@@ -104,7 +107,7 @@ export const ORDER_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'get',
-    `${ORDER_ITEM}resource/`,
+    API_PATHS.orderResource,
     ORDERS.resource,
     { operationId: 'marketplace_orders_resource', summary: "The order's marketplace resource", tag },
     { resource },
@@ -133,14 +136,14 @@ export const ORDER_ROUTES: readonly ApiRoute[] = [
   ),
   route(
     'post',
-    `${RESOURCE_ITEM}terminate/`,
+    API_PATHS.resourceTerminate,
     RESOURCES.terminate,
     { operationId: 'marketplace_resources_terminate', summary: 'Order its termination', tag },
     { resource: created },
   ),
   route(
     'post',
-    `${RESOURCE_ITEM}update_limits/`,
+    API_PATHS.resourceUpdateLimits,
     RESOURCES.updateLimits,
     {
       operationId: 'marketplace_resources_update_limits',

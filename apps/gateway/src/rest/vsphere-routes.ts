@@ -1,4 +1,5 @@
 import {
+  API_PATHS,
   ASSIGNMENT_KINDS,
   ASSIGNMENT_OPERATIONS,
   assignmentViewSchema,
@@ -33,10 +34,11 @@ function inventory(schema: z.ZodObject): Presenter<{ offering_uuid: string }> {
   };
 }
 
-function list(collection: string, operation: AnyOperation, schema: z.ZodObject, what: string): ApiRoute {
+function list(path: string, operation: AnyOperation, schema: z.ZodObject, what: string): ApiRoute {
+  const collection = path.split('/')[2];
   return route(
     'get',
-    `/api/${collection}/`,
+    path,
     operation,
     { operationId: `${collection.replace(/-/g, '_')}_list`, summary: what, tag },
     { resource: inventory(schema), list: true },
@@ -96,11 +98,21 @@ function assignmentRoutes(kind: AssignmentKind): ApiRoute[] {
  * offering's limits, and the assignments staff make: all answered by the vSphere adapter.
  */
 export const VSPHERE_ROUTES: readonly ApiRoute[] = [
-  list('vmware-templates', TEMPLATES_LIST, templateViewSchema, 'VM templates of the Content Library'),
-  list('vmware-clusters', CLUSTERS_LIST, clusterViewSchema, 'Clusters the organisation may place VMs in'),
-  list('vmware-networks', NETWORKS_LIST, networkViewSchema, 'Networks the organisation may use'),
-  list('vmware-datastores', DATASTORES_LIST, datastoreViewSchema, 'Datastores the organisation may use'),
-  list('vmware-folders', FOLDERS_LIST, folderViewSchema, 'VM folders the organisation may use'),
+  list(API_PATHS.vmwareTemplates, TEMPLATES_LIST, templateViewSchema, 'VM templates of the Content Library'),
+  list(
+    API_PATHS.vmwareClusters,
+    CLUSTERS_LIST,
+    clusterViewSchema,
+    'Clusters the organisation may place VMs in',
+  ),
+  list(API_PATHS.vmwareNetworks, NETWORKS_LIST, networkViewSchema, 'Networks the organisation may use'),
+  list(
+    API_PATHS.vmwareDatastores,
+    DATASTORES_LIST,
+    datastoreViewSchema,
+    'Datastores the organisation may use',
+  ),
+  list(API_PATHS.vmwareFolders, FOLDERS_LIST, folderViewSchema, 'VM folders the organisation may use'),
   route(
     'get',
     '/api/vmware-limits/{offering_uuid}/',

@@ -18,3 +18,4 @@ export * from './sync-started.event';
 export * from './sync-finished.event';
 export * from './integration-state-changed.event';
 export * from './order-validation.request';
+export * from './vm-order-fields';

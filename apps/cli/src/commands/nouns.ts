@@ -1,0 +1,122 @@
+import {
+  API_PATHS,
+  CLUSTERS_LIST,
+  DATASTORES_LIST,
+  FOLDERS_LIST,
+  NETWORKS_LIST,
+  TEMPLATES_LIST,
+  ORDER_OPERATIONS,
+  PLAN_OPERATIONS,
+  PROVIDER_OFFERING_OPERATIONS,
+  PUBLIC_OFFERING_OPERATIONS,
+  RESOURCE_OPERATIONS,
+  VMWARE_VM_TYPE,
+} from '@app/contracts';
+import type { z } from 'zod';
+
+/**
+ * The objects the generic commands browse: their paths (from libs/contracts), the query schema
+ * their `--filter` is checked against (the gateway's own), and the columns a table shows.
+ */
+export interface Noun {
+  label: string;
+  listPath: string;
+  listQuery: z.ZodObject;
+  columns: readonly string[];
+  /** For `get` and `wait`; none for what is only listed. */
+  itemPath: string;
+  /** For `wait`: the SSE event carrying this object, and the filter naming it. */
+  events?: { type: string; filter: string };
+  /**
+   * States it never leaves: a wait whose condition does not hold there stops (exit 5) instead of
+   * running into its timeout. An erred order is not among them: `retry` moves it again.
+   */
+  finalStates?: readonly string[];
+  /** Keeps the items of a list that are this noun (a VM is a resource of a VMware offering). */
+  keep?: (item: Record<string, unknown>) => boolean;
+}
+
+export const OFFERING: Noun = {
+  label: 'offering',
+  listPath: API_PATHS.publicOfferings,
+  itemPath: API_PATHS.publicOffering,
+  listQuery: PUBLIC_OFFERING_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'type', 'state', 'customer_name'],
+  events: { type: 'OfferingChanged', filter: 'offering_uuid' },
+};
+
+/** Offerings of the caller's providers, in any state: what providers manage. */
+export const PROVIDER_OFFERING: Noun = {
+  label: 'provider offering',
+  listPath: API_PATHS.providerOfferings,
+  itemPath: API_PATHS.providerOffering,
+  listQuery: PROVIDER_OFFERING_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'type', 'state', 'customer_name'],
+};
+
+export const PLAN: Noun = {
+  label: 'plan',
+  listPath: API_PATHS.plans,
+  itemPath: API_PATHS.plan,
+  listQuery: PLAN_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'offering_uuid', 'url'],
+};
+
+export const ORDER: Noun = {
+  label: 'order',
+  listPath: API_PATHS.orders,
+  itemPath: API_PATHS.order,
+  listQuery: ORDER_OPERATIONS.list.query,
+  columns: ['uuid', 'type', 'state', 'offering_name', 'resource_uuid', 'error_message'],
+  events: { type: 'OrderStateChanged', filter: 'order_uuid' },
+  finalStates: ['done', 'canceled', 'rejected'],
+};
+
+export const RESOURCE: Noun = {
+  label: 'resource',
+  listPath: API_PATHS.resources,
+  itemPath: API_PATHS.resource,
+  listQuery: RESOURCE_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'state', 'offering_name', 'resource_uuid'],
+  events: { type: 'ResourceStateChanged', filter: 'resource_uuid' },
+  finalStates: ['Terminated'],
+};
+
+/** A vSphere VM: a marketplace resource of a `VMware.VirtualMachine` offering. */
+export const VM: Noun = {
+  ...RESOURCE,
+  label: 'vm',
+  keep: (item) => item.offering_type === VMWARE_VM_TYPE,
+};
+
+const inventory = (
+  label: string,
+  listPath: string,
+  listQuery: z.ZodObject,
+  columns: readonly string[],
+): Noun => ({
+  label,
+  listPath,
+  itemPath: '',
+  listQuery,
+  columns: ['uuid', 'name', ...columns, 'offering_uuid'],
+});
+
+/** The vSphere inventory an organisation may use, as the adapter reports it (`vmware template list`, ...). */
+export const VMWARE_INVENTORY: Record<string, Noun> = {
+  template: inventory('template', API_PATHS.vmwareTemplates, TEMPLATES_LIST.query, [
+    'os',
+    'os_version',
+    'cores',
+    'ram',
+    'disk',
+  ]),
+  cluster: inventory('cluster', API_PATHS.vmwareClusters, CLUSTERS_LIST.query, []),
+  network: inventory('network', API_PATHS.vmwareNetworks, NETWORKS_LIST.query, ['type']),
+  datastore: inventory('datastore', API_PATHS.vmwareDatastores, DATASTORES_LIST.query, [
+    'type',
+    'capacity',
+    'free_space',
+  ]),
+  folder: inventory('folder', API_PATHS.vmwareFolders, FOLDERS_LIST.query, []),
+};

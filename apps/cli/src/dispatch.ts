@@ -1,0 +1,93 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- the command modules load only when their
+   command runs, so `--help` does not pay for zod, yaml and the rest: a synchronous require keeps the
+   nest build's alias rewriting (it rewrites static imports only) and works under jest. */
+import type { OrderAction, ProviderOfferingAction } from '@app/contracts/http/api-paths';
+import type * as BrowseModule from './commands/browse';
+import type * as CompletionModule from './commands/completion';
+import type * as NounsModule from './commands/nouns';
+import type * as OrderActionsModule from './commands/order-actions';
+import type * as OrderingModule from './commands/ordering';
+import type * as ProviderModule from './commands/provider';
+import type * as SessionModule from './commands/session';
+import type * as ContextModule from './command-context';
+import type * as SkeletonsModule from './input/skeletons';
+import { buildProgram } from './program';
+
+const load = {
+  browse: () => require('./commands/browse') as typeof BrowseModule,
+  completion: () => require('./commands/completion') as typeof CompletionModule,
+  nouns: () => require('./commands/nouns') as typeof NounsModule,
+  orderActions: () => require('./commands/order-actions') as typeof OrderActionsModule,
+  ordering: () => require('./commands/ordering') as typeof OrderingModule,
+  provider: () => require('./commands/provider') as typeof ProviderModule,
+  session: () => require('./commands/session') as typeof SessionModule,
+  context: () => require('./command-context') as typeof ContextModule,
+  skeletons: () => require('./input/skeletons') as typeof SkeletonsModule,
+};
+
+type Options = Record<string, unknown>;
+
+/** Runs the command `id` (`marketplace order wait`) with its arguments and options. */
+export async function dispatch(id: string, args: string[], options: Options): Promise<void> {
+  if (id === 'completion') {
+    const { bashCompletion, zshCompletion } = load.completion();
+    const program = buildProgram(dispatch);
+    process.stdout.write(args[0] === 'zsh' ? zshCompletion(program) : bashCompletion(program));
+    return;
+  }
+  const context = await load.context().CommandContext.create(options);
+  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, VMWARE_INVENTORY } = load.nouns();
+  const nouns = {
+    'marketplace offering': OFFERING,
+    'marketplace provider-offering': PROVIDER_OFFERING,
+    'marketplace plan': PLAN,
+    'marketplace order': ORDER,
+    'marketplace resource': RESOURCE,
+    'vmware vm': VM,
+    'vmware template': VMWARE_INVENTORY.template,
+    'vmware cluster': VMWARE_INVENTORY.cluster,
+    'vmware network': VMWARE_INVENTORY.network,
+    'vmware datastore': VMWARE_INVENTORY.datastore,
+    'vmware folder': VMWARE_INVENTORY.folder,
+  };
+  const verb = id.split(' ').pop()!;
+  const noun = nouns[id.slice(0, id.length - verb.length - 1) as keyof typeof nouns];
+  const browse = load.browse();
+  const flow = options as unknown as OrderingModule.OrderFlowFlags;
+  switch (id) {
+    case 'login':
+      return load
+        .session()
+        .login(context, options as { username: string; password?: string; passwordStdin?: boolean });
+    case 'config show':
+      return load.session().configShow(context);
+    case 'config set':
+      return load.session().configSet(context, args[0], args[1]);
+    case 'marketplace resource provision':
+      return load.ordering().provision(context, flow, () => load.skeletons().genericSkeleton());
+    case 'vmware vm provision':
+      return load.ordering().provision(context, flow, () => load.skeletons().vmwareVmSkeleton());
+    case 'marketplace resource terminate':
+    case 'vmware vm terminate':
+      return load.ordering().terminate(context, args[0], flow);
+  }
+  if (id === 'marketplace provider-offering create') return load.provider().createOffering(context, flow);
+  if (id.startsWith('marketplace provider-offering ') && verb !== 'list' && verb !== 'get') {
+    const action = verb.replace(/-/g, '_') as ProviderOfferingAction;
+    return load.provider().offeringAction(context, action, args[0], flow);
+  }
+  if (noun && verb === 'list') return browse.list(context, noun, options.filter as string[]);
+  if (noun && verb === 'get') return browse.get(context, noun, args[0]);
+  if (noun && verb === 'wait')
+    return browse.waitFor(context, noun, args[0], {
+      timeout: options.timeout as number,
+      interval: options.interval as number,
+    });
+  if (id.startsWith('marketplace order ')) {
+    const action = verb.replace(/-/g, '_') as OrderAction;
+    return load
+      .orderActions()
+      .orderAction(context, action, args[0], { request: options.request as string | undefined });
+  }
+  throw new Error(`no handler for ${id}`);
+}

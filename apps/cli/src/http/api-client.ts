@@ -1,0 +1,133 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CliError } from '../cli-error';
+import type { Settings } from '../config/settings';
+import { EXIT } from '../exit-codes';
+import { apiErrorMessage } from './api-error-message';
+import type { DebugLog } from './debug-log';
+import { retryDelayMs, type RequestOutcome } from './retry-policy';
+
+export type Query = Record<string, string | undefined>;
+
+export interface ApiResponse<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/**
+ * The public REST API over fetch, with the token. GET retries per `retry-policy`; POST is sent once.
+ * A 4xx becomes a CliError (exit 3) with the API's message; an unreachable API exit 4.
+ */
+export class ApiClient {
+  /** HTTP requests sent (retries included): `--debug` and the bench report it. */
+  requests = 0;
+
+  constructor(
+    readonly settings: Settings,
+    private readonly log: DebugLog,
+  ) {}
+
+  url(path: string, query: Query = {}): string {
+    const url = new URL(path, `${this.settings.apiUrl}/`);
+    for (const [key, value] of Object.entries(query))
+      if (value !== undefined) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'User-Agent': 'waldur-cli',
+      ...extra,
+    };
+    if (this.settings.token) headers.Authorization = `Token ${this.settings.token}`;
+    return headers;
+  }
+
+  get<T>(path: string, query?: Query): Promise<ApiResponse<T>> {
+    return this.send<T>('GET', this.url(path, query));
+  }
+
+  /** An absolute URL the API gave (a `Link: rel="next"`), fetched as it is. */
+  getUrl<T>(url: string): Promise<ApiResponse<T>> {
+    return this.send<T>('GET', url);
+  }
+
+  post<T>(path: string, body: unknown, query?: Query): Promise<ApiResponse<T>> {
+    return this.send<T>('POST', this.url(path, query), body);
+  }
+
+  private async send<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<ApiResponse<T>> {
+    for (let retry = 0; ; retry++) {
+      const started = Date.now();
+      let outcome: RequestOutcome;
+      let response: Response | undefined;
+      let failure: Error | undefined;
+      this.requests++;
+      try {
+        response = await fetch(url, {
+          method,
+          headers: this.headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(this.settings.httpTimeoutMs),
+        });
+        outcome = {
+          kind: 'response',
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+        };
+      } catch (error) {
+        failure = error as Error;
+        outcome = { kind: 'network-error' };
+      }
+      this.log.write(
+        `${method} ${url} → ${response ? response.status : `failed (${describeNetworkError(failure)})`} in ${Date.now() - started} ms`,
+      );
+      const delay = retryDelayMs(method, outcome, retry, this.settings.maxRetries);
+      if (delay !== null) {
+        await response?.body?.cancel();
+        this.log.write(
+          `retrying ${method} ${url} in ${delay} ms (retry ${retry + 1} of ${this.settings.maxRetries})`,
+        );
+        await sleep(delay);
+        continue;
+      }
+      if (!response) {
+        throw new CliError(
+          `cannot reach ${this.settings.apiUrl}: ${describeNetworkError(failure)}`,
+          EXIT.unavailable,
+        );
+      }
+      return this.read<T>(response);
+    }
+  }
+
+  private async read<T>(response: Response): Promise<ApiResponse<T>> {
+    const text = await response.text();
+    let parsed: unknown = text;
+    if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Kept as text: the message below shows it.
+      }
+    }
+    if (response.status >= 400) {
+      const code = response.status >= 500 || response.status === 429 ? EXIT.unavailable : EXIT.refused;
+      throw new CliError(apiErrorMessage(response.status, parsed), code, parsed);
+    }
+    return {
+      status: response.status,
+      body: (text === '' ? undefined : parsed) as T,
+      headers: response.headers,
+    };
+  }
+}
+
+/** fetch hides the reason under `cause` (ECONNREFUSED, a timeout). */
+export function describeNetworkError(error: Error | undefined): string {
+  if (!error) return 'unknown error';
+  if (error.name === 'TimeoutError') return 'timed out';
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? error.message;
+}

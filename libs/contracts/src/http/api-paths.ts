@@ -1,0 +1,79 @@
+/**
+ * The public REST and SSE paths, in the OpenAPI form of the gateway's route table (`{uuid}`): the
+ * gateway routes them, clients (`waldur-cli`) fill them with `fillPath`. Plain strings, no schema
+ * library, so a client can load them without the cost of the schemas.
+ */
+export const API_PATHS = {
+  login: '/api-auth/password/',
+  customers: '/api/customers/',
+  projects: '/api/projects/',
+  users: '/api/users/',
+  providerOfferings: '/api/marketplace-provider-offerings/',
+  providerOffering: '/api/marketplace-provider-offerings/{uuid}/',
+  publicOfferings: '/api/marketplace-public-offerings/',
+  publicOffering: '/api/marketplace-public-offerings/{uuid}/',
+  plans: '/api/marketplace-plans/',
+  plan: '/api/marketplace-plans/{uuid}/',
+  orders: '/api/marketplace-orders/',
+  order: '/api/marketplace-orders/{uuid}/',
+  orderResource: '/api/marketplace-orders/{uuid}/resource/',
+  /** SSE: the order's current state, then its changes, ending after a terminal state. */
+  orderEvents: '/api/marketplace-orders/{uuid}/events',
+  resources: '/api/marketplace-resources/',
+  resource: '/api/marketplace-resources/{uuid}/',
+  resourceTerminate: '/api/marketplace-resources/{uuid}/terminate/',
+  resourceUpdateLimits: '/api/marketplace-resources/{uuid}/update_limits/',
+  /** SSE: every change the caller may see, filtered by the query. */
+  events: '/api/events',
+  vmwareTemplates: '/api/vmware-templates/',
+  vmwareClusters: '/api/vmware-clusters/',
+  vmwareNetworks: '/api/vmware-networks/',
+  vmwareDatastores: '/api/vmware-datastores/',
+  vmwareFolders: '/api/vmware-folders/',
+} as const;
+
+/** The review and completion actions of an order: `POST /api/marketplace-orders/{uuid}/<action>/`. */
+export const ORDER_ACTIONS = [
+  'approve_by_consumer',
+  'reject_by_consumer',
+  'approve_by_provider',
+  'reject_by_provider',
+  'cancel',
+  'retry',
+  'set_state_done',
+  'set_state_erred',
+] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+/** `/api/marketplace-orders/{uuid}/approve_by_provider/` */
+export function orderActionPath(action: OrderAction): string {
+  return `${API_PATHS.order}${action}/`;
+}
+
+/**
+ * What a provider does to an offering: `POST /api/marketplace-provider-offerings/{uuid}/<action>/`
+ * (`integration` is the GET of its vCenter integration).
+ */
+export const PROVIDER_OFFERING_ACTIONS = [
+  'activate',
+  'pause',
+  'archive',
+  'update_integration',
+  'sync',
+  'integration',
+] as const;
+export type ProviderOfferingAction = (typeof PROVIDER_OFFERING_ACTIONS)[number];
+
+/** `/api/marketplace-provider-offerings/{uuid}/activate/` */
+export function providerOfferingActionPath(action: ProviderOfferingAction): string {
+  return `${API_PATHS.providerOffering}${action}/`;
+}
+
+/** Fills `{name}` placeholders, each value URI-encoded: `fillPath(API_PATHS.order, { uuid })`. */
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(value);
+  });
+}

@@ -1,0 +1,637 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiSession, type Json } from '../support/api-session';
+import { ApiSystem } from '../support/api-system';
+import { CLI_BIN, runCli, startCli, type CliResult } from '../support/cli-process';
+import { vmsOfOrder } from '../../apps/vsphere-adapter/test/support/order-fixture';
+import { VsphereMarketplace } from '../support/vsphere-marketplace';
+
+jest.setTimeout(120_000);
+
+type Order = Json & { uuid: string; state: string };
+
+/**
+ * `waldur-cli` as a process against the real gateway and order service: the seed's command lines
+ * (provisioning-cli.txt) on a `Marketplace.Basic` offering that the provider completes by hand, with
+ * their output, exit codes and what they did to the system asserted.
+ */
+describe('waldur-cli against the running system', () => {
+  let system: ApiSystem;
+  let api: ApiSession;
+  let providerOrg: string;
+  let project: string;
+  let offering: Json & { uuid: string; url: string; plans: (Json & { url: string })[] };
+  const dir = mkdtempSync(join(tmpdir(), 'waldur-cli-'));
+  const config = join(dir, 'config.yaml');
+
+  /** The owner of Org A, who orders, with an ambient project set once in the profile file. */
+  const owner = () => ({
+    WALDUR_API_URL: system.base,
+    WALDUR_TOKEN: api.tokens.owner,
+    WALDUR_CLI_CONFIG: config,
+  });
+  const provider = () => ({
+    WALDUR_API_URL: system.base,
+    WALDUR_TOKEN: api.tokens.provider,
+    WALDUR_CLI_CONFIG: join(dir, 'provider.yaml'),
+  });
+  const cli = (args: string[], env = owner(), stdin?: string) => runCli(args, env, { stdin });
+
+  function orderBody(name: string): Json {
+    return { offering: offering.url, plan: offering.plans[0].url, attributes: { name }, limits: { days: 1 } };
+  }
+
+  async function orderCount(): Promise<number> {
+    const [row] = await api.sql<{ n: number }>('SELECT count(*)::int AS n FROM marketplace.orders');
+    return row.n;
+  }
+
+  /** The provider's side of a Basic order, through the CLI as well: approve, then complete by hand. */
+  async function complete(orderUuid: string): Promise<void> {
+    expect(
+      await cli(['marketplace', 'order', 'approve-by-provider', orderUuid, '--format', 'json'], provider()),
+    ).toMatchObject({ code: 0 });
+    const done = await cli(
+      ['marketplace', 'order', 'set-state-done', orderUuid, '--format', 'json'],
+      provider(),
+    );
+    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
+  }
+
+  /** The newest pending-provider order of the project, once the CLI has placed it. */
+  async function pendingOrder(): Promise<Order> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const orders = await api.ok<Order[]>(
+        'provider',
+        'GET',
+        `/api/marketplace-orders/?project_uuid=${project}&state=pending-provider`,
+      );
+      if (orders.length > 0) return orders[0];
+      if (Date.now() > deadline) throw new Error('no pending order');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const json = (result: CliResult): Json => {
+    expect({ code: result.code, stderr: result.stderr }).toMatchObject({ code: 0 });
+    return JSON.parse(result.stdout) as Json;
+  };
+
+  beforeAll(async () => {
+    system = await ApiSystem.start('cli');
+    api = new ApiSession(system.base, system.db.url);
+    api.tokens.staff = system.staffToken;
+    await api.user('provider', 'staff');
+    await api.user('owner', 'staff');
+    providerOrg = (await api.ok('staff', 'POST', '/api/customers/', { name: 'Provider' })).uuid as string;
+    const orgA = (await api.ok('staff', 'POST', '/api/customers/', { name: 'Org A' })).uuid as string;
+    for (const [org, user] of [
+      [providerOrg, 'provider'],
+      [orgA, 'owner'],
+    ])
+      await api.ok('staff', 'POST', `/api/customers/${org}/add_user/`, {
+        user: api.users[user],
+        role: 'CUSTOMER.OWNER',
+      });
+    project = (await api.ok('owner', 'POST', '/api/projects/', { name: 'A1', customer: orgA }))
+      .uuid as string;
+    const created = await api.ok('provider', 'POST', '/api/marketplace-provider-offerings/', {
+      name: 'Consulting',
+      type: 'Marketplace.Basic',
+      customer: providerOrg,
+    });
+    await api.ok(
+      'provider',
+      'POST',
+      `/api/marketplace-provider-offerings/${created.uuid as string}/activate/`,
+    );
+    offering = await api.ok('owner', 'GET', `/api/marketplace-public-offerings/${created.uuid as string}/`);
+    // The owner's ambient project, set once: every order body below leaves `project` out.
+    expect(await cli(['config', 'set', 'project', project])).toMatchObject({ code: 0 });
+  });
+
+  afterAll(() => system?.stop());
+
+  it('prints its help with the exit codes, runs as `npx waldur-cli`, and refuses bad input before sending anything', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes:');
+    expect(help.stdout).toMatch(/5 +the order ended erred, rejected or canceled/);
+    expect((await runCli(['--version'], {}, { command: ['npx', 'waldur-cli'] })).stdout.trim()).toBe('0.1.0');
+
+    const before = await orderCount();
+    const malformed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      '{"offering": ',
+      '--format',
+      'json',
+    ]);
+    expect(malformed.code).toBe(2);
+    const malformedError = JSON.parse(malformed.stderr) as Json;
+    expect(Object.keys(malformedError)).toEqual(['error']);
+    expect(malformedError.error).toMatch(/^--request: not valid JSON/);
+    expect((await cli(['marketplace', 'order', 'wait', 'x', '--jmespath', 'state=='])).code).toBe(2);
+    expect((await cli(['marketplace', 'offering', 'list', '--filter', 'type=Nope'])).code).toBe(2);
+    expect((await cli(['marketplace', 'offering', 'list', '--bogus'])).code).toBe(2);
+    expect(await orderCount()).toBe(before);
+    const refused = await cli(['marketplace', 'order', 'list', '--format', 'json'], {
+      ...owner(),
+      WALDUR_TOKEN: 'not-a-token',
+    });
+    expect(refused.code).toBe(3);
+    const refusal = JSON.parse(refused.stderr) as Json;
+    expect(refusal.error).toMatch(/^401: /);
+    expect(refusal.details).toHaveProperty('detail');
+  });
+
+  it('logs in with a username and password and keeps the token in the profile', async () => {
+    await api.ok('staff', 'POST', `/api/users/${api.users.owner}/change_password/`, {
+      new_password: 'cli-Passw0rd-long',
+    });
+    const file = join(dir, 'login.yaml');
+    const env = { WALDUR_API_URL: system.base, WALDUR_CLI_CONFIG: file };
+    const login = await runCli(
+      ['login', '--username', 'owner', '--password-stdin', '--format', 'json'],
+      env,
+      { stdin: 'cli-Passw0rd-long\n' },
+    );
+    expect(json(login)).toMatchObject({ profile: 'default', logged_in: true });
+    expect(readFileSync(file, 'utf8')).toMatch(/token: \S+/);
+    const me = await runCli(['config', 'show', '--format', 'json'], env);
+    expect(json(me)).toMatchObject({ api_url: system.base, token: '(set)' });
+    expect(await runCli(['marketplace', 'order', 'list', '--format', 'json'], env)).toMatchObject({
+      code: 0,
+    });
+  });
+
+  it('finds the offering as the seed does: list with a filter and a JMESPath projection', async () => {
+    const list = await cli([
+      'marketplace',
+      'offering',
+      'list',
+      '--filter',
+      'type=Marketplace.Basic',
+      '--format',
+      'json',
+      '--jmespath',
+      '[].{name: name, uuid: uuid, url: url}',
+    ]);
+    expect(json(list)).toContainEqual({ name: 'Consulting', uuid: offering.uuid, url: offering.url });
+    const plans = await cli([
+      'marketplace',
+      'plan',
+      'list',
+      '--filter',
+      `offering_uuid=${offering.uuid}`,
+      '--format',
+      'json',
+      '--jmespath',
+      '[].url',
+    ]);
+    expect(json(plans)).toEqual([offering.plans[0].url]);
+  });
+
+  it('lets a provider create and publish an offering from the command line', async () => {
+    const created = await cli(
+      [
+        'marketplace',
+        'provider-offering',
+        'create',
+        '--format',
+        'json',
+        '--request',
+        JSON.stringify({ name: 'Workshops', type: 'Marketplace.Basic', customer: providerOrg }),
+      ],
+      provider(),
+    );
+    const draft = json(created);
+    expect(draft).toMatchObject({ name: 'Workshops', state: 'Draft' });
+    const activated = await cli(
+      ['marketplace', 'provider-offering', 'activate', draft.uuid as string, '--format', 'json'],
+      provider(),
+    );
+    expect(json(activated)).toMatchObject({ uuid: draft.uuid, state: 'Active' });
+    const listed = await cli([
+      'marketplace',
+      'offering',
+      'list',
+      '--filter',
+      'name=Workshops',
+      '--format',
+      'json',
+      '--jmespath',
+      '[].uuid',
+    ]);
+    expect(json(listed)).toEqual([draft.uuid]);
+  });
+
+  it('fills the ambient project set once, and --dry-run prints the order the server would create without creating it', async () => {
+    expect(readFileSync(config, 'utf8')).toContain(`project: ${project}`);
+    const before = await orderCount();
+    const dry = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify({ ...orderBody('dry'), description: null }),
+      '--dry-run',
+      '--format',
+      'json',
+    ]);
+    expect(json(dry)).toMatchObject({
+      type: 'Create',
+      project_uuid: project,
+      project: `${system.base}/api/projects/${project}/`,
+      offering_uuid: offering.uuid,
+      attributes: { name: 'dry' },
+    });
+    expect(await orderCount()).toBe(before);
+  });
+
+  it('provisions with --no-wait, and `marketplace order wait` in another process returns when the order is done', async () => {
+    const placed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody('later')),
+      '--no-wait',
+      '--format',
+      'json',
+      '--jmespath',
+      'uuid',
+    ]);
+    expect(placed.code).toBe(0);
+    const order = placed.stdout.trim();
+    expect(order).toMatch(/^[0-9a-f-]{36}$/);
+    const wait = startCli(
+      ['marketplace', 'order', 'wait', order, '--jmespath', "state=='done'", '--format', 'json', '--debug'],
+      owner(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await complete(order);
+    const result = await wait.done;
+    expect(json(result)).toMatchObject({ uuid: order, state: 'done' });
+    // One GET at the start, then the event stream: no request loop while it is up.
+    const requests = result.stderr.split('\n').filter((line) => line.startsWith('debug: GET'));
+    expect(requests).toEqual([
+      expect.stringMatching(/\/api\/events\?order_uuid=.* event stream$/),
+      expect.stringContaining(`/api/marketplace-orders/${order}/ → 200`),
+    ]);
+    expect(result.stderr).not.toContain('polling');
+  });
+
+  it('resumes its event stream with Last-Event-ID across a gateway restart, without polling', async () => {
+    const placed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody('restart')),
+      '--no-wait',
+      '--format',
+      'json',
+      '--jmespath',
+      'uuid',
+    ]);
+    const order = placed.stdout.trim();
+    const wait = startCli(
+      [
+        'marketplace',
+        'order',
+        'wait',
+        order,
+        '--jmespath',
+        "state=='done'",
+        '--format',
+        'json',
+        '--debug',
+        '--max-retries',
+        '8',
+      ],
+      owner(),
+    );
+    while (!wait.output().stderr.includes(`/api/marketplace-orders/${order}/ → 200`))
+      await new Promise((r) => setTimeout(r, 20));
+    // An event it sees (its id is where it resumes), then the gateway goes away and the order is done meanwhile.
+    await api.ok('provider', 'POST', `/api/marketplace-orders/${order}/approve_by_provider/`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await system.restartGateway();
+    await api.ok('provider', 'POST', `/api/marketplace-orders/${order}/set_state_done/`);
+    const result = await wait.done;
+    expect(json(result)).toMatchObject({ uuid: order, state: 'done' });
+    expect(result.stderr).toMatch(/resuming after event \d+/);
+    expect(result.stderr).toMatch(/→ 200 event stream \(resuming after \d+\)/);
+    expect(result.stderr).not.toContain('falling back to polling');
+  });
+
+  let resourceUuid = '';
+
+  it('provisions from a YAML file, waits for the provider, and prints the resource with uuid and resource_uuid', async () => {
+    const file = join(dir, 'order.yaml');
+    writeFileSync(
+      file,
+      `offering: ${offering.url}\nplan: ${offering.plans[0].url}\nattributes:\n  name: from-yaml\n  description: null\nlimits:\n  days: 3\n`,
+    );
+    const provision = startCli(
+      ['marketplace', 'resource', 'provision', '--request-file', file, '--format', 'json'],
+      owner(),
+    );
+    const order = await pendingOrder();
+    await complete(order.uuid);
+    const resource = json(await provision.done);
+    expect(resource).toMatchObject({
+      name: 'from-yaml',
+      state: 'OK',
+      project_uuid: project,
+      limits: { days: 3 },
+    });
+    expect(resource).toHaveProperty('resource_uuid');
+    resourceUuid = resource.uuid as string;
+    const listed = await cli([
+      'marketplace',
+      'resource',
+      'list',
+      '--filter',
+      `offering_uuid=${offering.uuid}`,
+      '--format',
+      'json',
+      '--jmespath',
+      '[].uuid',
+    ]);
+    expect(json(listed)).toContain(resourceUuid);
+  });
+
+  it("fails with the order's state and message when the provider rejects it (exit 5)", async () => {
+    const provision = startCli(
+      ['marketplace', 'resource', 'provision', '--request', JSON.stringify(orderBody('unwanted'))],
+      owner(),
+    );
+    const order = await pendingOrder();
+    expect((await cli(['marketplace', 'order', 'reject-by-provider', order.uuid], provider())).code).toBe(0);
+    const result = await provision.done;
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain(`marketplace order ${order.uuid} rejected`);
+    expect(result.stdout).toBe('');
+    // Waiting on it now stops at once: a rejected order never moves again.
+    const late = await cli(['marketplace', 'order', 'wait', order.uuid, '--jmespath', "state=='done'"]);
+    expect(late.code).toBe(5);
+    expect(late.stderr).toContain(`order ${order.uuid} is rejected -- state=='done' can no longer hold`);
+  });
+
+  it('gives up at --timeout with exit 6, says the order may still complete, and cancels nothing', async () => {
+    const result = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody('slow')),
+      '--timeout',
+      '1',
+    ]);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(
+      /timed out after 1s .*\(last state: pending-provider\) -- it may still complete/,
+    );
+    const order = await pendingOrder();
+    expect(order.state).toBe('pending-provider');
+    await complete(order.uuid);
+  });
+
+  it('terminates with --no-wait, and `marketplace resource wait` returns once it is Terminated', async () => {
+    const terminated = await cli([
+      'marketplace',
+      'resource',
+      'terminate',
+      resourceUuid,
+      '--no-wait',
+      '--format',
+      'json',
+    ]);
+    const order = json(terminated) as Order;
+    expect(order).toMatchObject({ type: 'Terminate', state: 'pending-provider' });
+    const wait = startCli(
+      [
+        'marketplace',
+        'resource',
+        'wait',
+        resourceUuid,
+        '--jmespath',
+        "state=='Terminated'",
+        '--format',
+        'json',
+      ],
+      owner(),
+    );
+    await complete(order.uuid);
+    expect(json(await wait.done)).toMatchObject({ uuid: resourceUuid, state: 'Terminated' });
+  });
+
+  it('shows a one-line live progress on a terminal, and only the result when piped', async () => {
+    const placed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody('watched')),
+      '--no-wait',
+      '--format',
+      'json',
+      '--jmespath',
+      'uuid',
+    ]);
+    const order = placed.stdout.trim();
+    const command = [
+      process.execPath,
+      CLI_BIN,
+      'marketplace',
+      'order',
+      'wait',
+      order,
+      '--jmespath',
+      "state=='done'",
+      '--timeout',
+      '2',
+    ]
+      .map((part) => `'${part.replace(/'/g, "'\\''")}'`)
+      .join(' ');
+    // `script` gives the CLI a pseudo-terminal, as a person at a terminal has (with a width, as a
+    // terminal window reports: a bare pty reports none, and nothing is drawn then).
+    const terminal = await runCli([], owner(), {
+      command: ['script', '-q', '-e', '-c', `stty cols 120 rows 40; ${command}`, '/dev/null'],
+    });
+    expect(terminal.code).toBe(6);
+    expect(terminal.stdout).toContain(`order ${order}: pending-provider (`);
+    const piped = await cli([
+      'marketplace',
+      'order',
+      'wait',
+      order,
+      '--jmespath',
+      "state=='done'",
+      '--timeout',
+      '2',
+    ]);
+    expect(piped.code).toBe(6);
+    expect(piped.stdout).toBe('');
+    expect(piped.stderr).not.toContain('pending-provider (');
+    await cli(['marketplace', 'order', 'cancel', order]);
+  });
+
+  it('completes commands in bash from its generated script', async () => {
+    const script = (await cli(['completion', 'bash'])).stdout;
+    writeFileSync(join(dir, 'completion.bash'), script);
+    const complete = (words: string[]) =>
+      runCli(
+        [],
+        {},
+        {
+          command: [
+            'bash',
+            '-c',
+            `source ${join(dir, 'completion.bash')}; COMP_WORDS=(${words.join(' ')}); COMP_CWORD=${words.length - 1}; _waldur_cli; echo "\${COMPREPLY[@]}"`,
+          ],
+        },
+      );
+    expect((await complete(['waldur-cli', 'marketplace', 'or'])).stdout.trim()).toBe('order');
+    expect(
+      (await complete(['waldur-cli', '--format', 'json', 'marketplace', 'order', 'approve-by-'])).stdout
+        .trim()
+        .split(' ')
+        .sort(),
+    ).toEqual(['approve-by-consumer', 'approve-by-provider']);
+    expect((await cli(['completion', 'zsh'])).stdout).toContain('bashcompinit');
+  });
+});
+
+/**
+ * `vmware` commands on the whole system over vcsim: the inventory lists, the typed skeleton filled
+ * in and provisioned, the VM's resource printed, then terminated.
+ */
+describe('waldur-cli vmware commands against vcsim', () => {
+  let market: VsphereMarketplace;
+  const dir = mkdtempSync(join(tmpdir(), 'waldur-cli-vm-'));
+  const as = (who: string) => ({
+    WALDUR_API_URL: market.api.base,
+    WALDUR_TOKEN: market.api.tokens[who],
+    WALDUR_CLI_CONFIG: join(dir, `${who}.yaml`),
+    WALDUR_PROJECT: market.project.uuid,
+  });
+
+  beforeAll(async () => {
+    market = await VsphereMarketplace.start('cli-vm');
+  });
+  afterAll(() => market?.stop());
+
+  /** `vmware vm provision --generate-skeleton yaml`, filled in as a user would, written to vm.yaml. */
+  async function writeFilledSkeleton(): Promise<CliResult> {
+    const offering = market.offering.uuid;
+    const skeleton = await runCli(['vmware', 'vm', 'provision', '--generate-skeleton', 'yaml'], as('member'));
+    const filled = skeleton.stdout
+      .replace('offering: null', `offering: ${market.api.base}/api/marketplace-public-offerings/${offering}/`)
+      .replace('plan: null', `plan: ${(market.offering.plans[0] as Json).url as string}`)
+      .replace('  name: null', '  name: cli-vm-1')
+      .replace('template: null', `template: ${market.templates[0].uuid}`)
+      .replace('cpu: null', 'cpu: 1')
+      .replace('ram: null', 'ram: 1024');
+    writeFileSync(join(dir, 'vm.yaml'), filled);
+    return skeleton;
+  }
+
+  it('lists the inventory and fills the typed skeleton of a VMware order', async () => {
+    const offering = market.offering.uuid;
+    const templates = await runCli(
+      [
+        'vmware',
+        'template',
+        'list',
+        '--filter',
+        `offering_uuid=${offering}`,
+        '--format',
+        'json',
+        '--jmespath',
+        '[].name',
+      ],
+      as('member'),
+    );
+    expect(JSON.parse(templates.stdout)).toEqual(market.templates.map((t) => t.name));
+
+    const skeleton = await writeFilledSkeleton();
+    expect(skeleton.code).toBe(0);
+    for (const field of [
+      'template',
+      'cores_per_socket',
+      'cluster',
+      'datastore',
+      'folder',
+      'cpu',
+      'ram',
+      'disk',
+    ])
+      expect(skeleton.stdout).toContain(`${field}: null`);
+    expect(skeleton.stdout).toContain('accepting_terms_of_service: true');
+  });
+
+  it('provisions a VM in vcsim from the filled skeleton and prints its resource', async () => {
+    const offering = market.offering.uuid;
+    await writeFilledSkeleton();
+
+    const provision = startCli(
+      ['vmware', 'vm', 'provision', '--request-file', join(dir, 'vm.yaml'), '--format', 'json'],
+      as('member'),
+    );
+    // The provider side (staff here) approves when the order waits for it.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const pending = await market.api.ok<Order[]>(
+        'staff',
+        'GET',
+        `/api/marketplace-orders/?offering_uuid=${offering}&state=pending-provider`,
+      );
+      if (pending.length > 0) {
+        expect(
+          (await runCli(['marketplace', 'order', 'approve-by-provider', pending[0].uuid], as('staff'))).code,
+        ).toBe(0);
+        break;
+      }
+      const executing = await market.api.ok<Order[]>(
+        'staff',
+        'GET',
+        `/api/marketplace-orders/?offering_uuid=${offering}`,
+      );
+      if (executing.some((order) => order.state !== 'pending-consumer')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const result = await provision.done;
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const vm = JSON.parse(result.stdout) as Json;
+    expect(vm).toMatchObject({ name: 'cli-vm-1', state: 'OK', offering_type: 'VMware.VirtualMachine' });
+    expect(vm.resource_uuid).toEqual(expect.any(String));
+    expect(vm.backend_id).toMatch(/^vm-/);
+    // The VM in vcsim: the one the adapter marked with the order, as the skeleton asked for it.
+    const [order] = await market.api.ok<Order[]>(
+      'staff',
+      'GET',
+      `/api/marketplace-orders/?resource_uuid=${vm.uuid as string}`,
+    );
+    const inVcsim = await vmsOfOrder(market.library.connection, order.uuid);
+    expect(inVcsim).toHaveLength(1);
+    expect(inVcsim[0]).toMatchObject({
+      name: 'cli-vm-1',
+      instanceUuid: vm.resource_uuid,
+      numCPU: 1,
+      memoryMB: 1024,
+    });
+
+    const listed = await runCli(
+      ['vmware', 'vm', 'list', '--format', 'json', '--jmespath', '[].uuid'],
+      as('member'),
+    );
+    expect(JSON.parse(listed.stdout)).toEqual([vm.uuid]);
+  });
+});
