@@ -14,6 +14,8 @@ class Sink extends EventEmitter {
   writableLength = 0;
   socket = { destroy: () => undefined };
   ended = false;
+  /** The stream's head went out (`openStream`). */
+  headersSent = true;
   write(chunk: Buffer | string): boolean {
     this.chunks.push(chunk.toString());
     return true;
@@ -143,5 +145,16 @@ describe('Subscriber: one SSE client', () => {
     for (let seq = 42; seq <= 52; seq++) created.offer(event(seq, PROJECT, 1_000));
     expect(ended).toEqual(['overflow']);
     expect(sink.chunks.at(-1)).toContain('"last_event_id":"41"');
+  });
+
+  it('sends no heartbeat before the stream is open, so a refusal can still have its own status', () => {
+    const sink = new Sink();
+    sink.headersSent = false;
+    const { created } = subscriber(sink);
+    created.heartbeat();
+    expect(sink.chunks).toEqual([]);
+    sink.headersSent = true;
+    created.heartbeat();
+    expect(sink.chunks).toEqual([':\n\n']);
   });
 });

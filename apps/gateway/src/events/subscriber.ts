@@ -157,6 +157,9 @@ export class Subscriber {
 
   /** A comment line: keeps proxies from closing an idle stream. */
   heartbeat(): void {
+    // Not before the stream is open: a write would send an implicit 200 while the request is still
+    // being checked (a 404 for a stranger's order would then have no head left to go in).
+    if (!this.options.response.headersSent) return;
     if (!this.ended && this.queuedBytes <= this.options.queueLimitBytes) this.options.response.write(':\n\n');
   }
 
