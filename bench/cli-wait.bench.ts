@@ -8,9 +8,8 @@
  *
  * `npm run bench -- cli-wait` (needs `npm run build`); the last line is one JSON object.
  */
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI_BIN, runCli } from '../test/support/cli-process';
+import { runCli, startCli } from '../test/support/cli-process';
 import { startBasicMarketplace, type BasicMarketplace } from './support/basic-marketplace';
 
 const ORDERS = 50;
@@ -60,37 +59,20 @@ async function cliWaits(market: BasicMarketplace): Promise<Json> {
   const requests: number[] = [];
   for (let i = 0; i < ORDERS; i++) {
     const order = await placeOrder(market, i);
-    const child = spawn(
-      process.execPath,
-      [
-        CLI_BIN,
-        'marketplace',
-        'order',
-        'wait',
-        order,
-        '--jmespath',
-        "state=='done'",
-        '--format',
-        'json',
-        '--debug',
-      ],
+    const wait = startCli(
+      ['marketplace', 'order', 'wait', order, '--jmespath', "state=='done'", '--format', 'json', '--debug'],
       {
-        env: {
-          PATH: process.env.PATH ?? '',
-          WALDUR_API_URL: market.system.base,
-          WALDUR_TOKEN: market.memberToken,
-          WALDUR_CLI_CONFIG: '/nonexistent/config.yaml',
-        },
+        WALDUR_API_URL: market.system.base,
+        WALDUR_TOKEN: market.memberToken,
+        WALDUR_CLI_CONFIG: '/nonexistent/config.yaml',
       },
     );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdout.resume();
-    const exited = new Promise<number>((resolve) => child.on('close', () => resolve(performance.now())));
+    const exited = wait.done.then(() => performance.now());
     // Done once the wait is under way: its first GET answered (the stream is already open then).
-    while (!/marketplace-orders\/[^ ]+ → 200/.test(stderr)) await sleep(5);
+    while (!/marketplace-orders\/[^ ]+ → 200/.test(wait.output().stderr)) await sleep(5);
     const doneAt = await complete(market, order);
     delays.push(Math.round((await exited) - doneAt));
+    const { stderr } = await wait.done;
     requests.push(stderr.split('\n').filter((line) => /^debug: GET /.test(line)).length);
   }
   return summary(delays, requests);

@@ -42,6 +42,26 @@ describe('waldur-cli against the running system', () => {
     return { offering: offering.url, plan: offering.plans[0].url, attributes: { name }, limits: { days: 1 } };
   }
 
+  /** `resource provision --no-wait` of a Basic order named `name`: the order placed, its uuid printed alone. */
+  async function provisionWithoutWaiting(name: string): Promise<string> {
+    const placed = await cli([
+      'marketplace',
+      'resource',
+      'provision',
+      '--request',
+      JSON.stringify(orderBody(name)),
+      '--no-wait',
+      '--format',
+      'json',
+      '--jmespath',
+      'uuid',
+    ]);
+    expect(placed.code).toBe(0);
+    const order = placed.stdout.trim();
+    expect(order).toMatch(/^[0-9a-f-]{36}$/);
+    return order;
+  }
+
   async function orderCount(): Promise<number> {
     const [row] = await api.sql<{ n: number }>('SELECT count(*)::int AS n FROM marketplace.orders');
     return row.n;
@@ -254,21 +274,7 @@ describe('waldur-cli against the running system', () => {
   });
 
   it('provisions with --no-wait, and `marketplace order wait` in another process returns when the order is done', async () => {
-    const placed = await cli([
-      'marketplace',
-      'resource',
-      'provision',
-      '--request',
-      JSON.stringify(orderBody('later')),
-      '--no-wait',
-      '--format',
-      'json',
-      '--jmespath',
-      'uuid',
-    ]);
-    expect(placed.code).toBe(0);
-    const order = placed.stdout.trim();
-    expect(order).toMatch(/^[0-9a-f-]{36}$/);
+    const order = await provisionWithoutWaiting('later');
     const wait = startCli(
       ['marketplace', 'order', 'wait', order, '--jmespath', "state=='done'", '--format', 'json', '--debug'],
       owner(),
@@ -287,19 +293,7 @@ describe('waldur-cli against the running system', () => {
   });
 
   it('resumes its event stream with Last-Event-ID across a gateway restart, without polling', async () => {
-    const placed = await cli([
-      'marketplace',
-      'resource',
-      'provision',
-      '--request',
-      JSON.stringify(orderBody('restart')),
-      '--no-wait',
-      '--format',
-      'json',
-      '--jmespath',
-      'uuid',
-    ]);
-    const order = placed.stdout.trim();
+    const order = await provisionWithoutWaiting('restart');
     const wait = startCli(
       [
         'marketplace',
@@ -433,19 +427,7 @@ describe('waldur-cli against the running system', () => {
   });
 
   it('shows a one-line live progress on a terminal, and only the result when piped', async () => {
-    const placed = await cli([
-      'marketplace',
-      'resource',
-      'provision',
-      '--request',
-      JSON.stringify(orderBody('watched')),
-      '--no-wait',
-      '--format',
-      'json',
-      '--jmespath',
-      'uuid',
-    ]);
-    const order = placed.stdout.trim();
+    const order = await provisionWithoutWaiting('watched');
     const command = [
       process.execPath,
       CLI_BIN,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, TemplateView } from '@app/contracts';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { createTestNats, type TestNats } from '../../../test/support/test-nats';
-import { openRequestClient } from '../../../test/support/nats-requests';
-import { startVcsimWithFront, type VcsimWithFront } from '../../../test/support/vcsim-front';
-import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
+import type { TestDatabase } from '../../../test/support/test-database';
+import type { TestNats } from '../../../test/support/test-nats';
+import type { VcsimWithFront } from '../../../test/support/vcsim-front';
+import type { AdapterInstance } from './support/adapter-harness';
+import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
 import { ask, dataOf, member, saveAndSettle, staff, type RequestClient } from './support/requests';
-import { VcsimLibrary } from './support/vcsim-library';
+import type { VcsimLibrary } from './support/vcsim-library';
 
 jest.setTimeout(60_000);
 
@@ -21,26 +21,15 @@ describe('basic mode (VSPHERE_BASIC_MODE=true)', () => {
   const customer = randomUUID();
 
   beforeAll(async () => {
-    sim = await startVcsimWithFront({ args: ['-cluster', '2'] });
-    db = await createTestDatabase('adapter_basic');
-    nats = await createTestNats('adapterbasic');
-    adapter = await startAdapter({
-      databaseUrl: db.url,
-      namespace: nats.topology.namespace,
-      env: { CREDENTIALS_KEYS: credentialKey(), VSPHERE_BASIC_MODE: 'true' },
-    });
-    client = await openRequestClient(nats.topology.namespace);
-    library = await VcsimLibrary.open(sim);
+    ({ sim, db, nats, adapter, client, library } = await startAdapterSuite({
+      database: 'adapter_basic',
+      namespace: 'adapterbasic',
+      vcsim: { args: ['-cluster', '2'] },
+      env: { VSPHERE_BASIC_MODE: 'true' },
+    }));
   });
 
-  afterAll(async () => {
-    await adapter?.close();
-    await client?.close();
-    await library?.close();
-    await sim?.stop();
-    await nats?.close();
-    await db?.drop();
-  });
+  afterAll(() => stopAdapterSuite({ adapter, client, library, sim, nats, db }));
 
   it('offers only templates with exactly one network adapter, and says why the others are skipped', async () => {
     const one = await library.publish('Ubuntu-22.04', { nics: 1 });

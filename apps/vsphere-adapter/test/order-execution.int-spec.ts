@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { powerOffVm, readVirtualMachine, readVmFolders } from '@app/vim25';
 import type { OrderSubmitted } from '@app/contracts';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { createTestNats, type TestNats } from '../../../test/support/test-nats';
-import { openRequestClient } from '../../../test/support/nats-requests';
-import { startVcsimWithFront, type VcsimWithFront } from '../../../test/support/vcsim-front';
+import type { TestDatabase } from '../../../test/support/test-database';
+import type { TestNats } from '../../../test/support/test-nats';
+import type { VcsimWithFront } from '../../../test/support/vcsim-front';
 import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
+import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
 import {
   answersFor,
   assign,
@@ -21,7 +21,7 @@ import {
   type Listed,
 } from './support/order-fixture';
 import { dataOf, saveAndSettle, syncAndSettle, type RequestClient } from './support/requests';
-import { VcsimLibrary } from './support/vcsim-library';
+import type { VcsimLibrary } from './support/vcsim-library';
 
 jest.setTimeout(120_000);
 
@@ -80,12 +80,12 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     });
 
   beforeAll(async () => {
-    sim = await startVcsimWithFront({ args: ['-folder', '1'] });
-    db = await createTestDatabase('adapter_order_execution');
-    nats = await createTestNats('adapterordexec');
-    adapter = await startAdapter({ databaseUrl: db.url, namespace: nats.topology.namespace, env: env() });
-    client = await openRequestClient(nats.topology.namespace);
-    library = await VcsimLibrary.open(sim);
+    ({ sim, db, nats, adapter, client, library } = await startAdapterSuite({
+      database: 'adapter_order_execution',
+      namespace: 'adapterordexec',
+      vcsim: { args: ['-folder', '1'] },
+      env: env(),
+    }));
     templateItem = await library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 1024 });
     await saveAndSettle(client, offering, {
       backend_url: sim.url,
@@ -102,14 +102,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     await assign(client, 'folders', customer, folder.uuid);
   });
 
-  afterAll(async () => {
-    await adapter?.close();
-    await client?.close();
-    await library?.close();
-    await sim?.stop();
-    await nats?.close();
-    await db?.drop();
-  });
+  afterAll(() => stopAdapterSuite({ adapter, client, library, sim, nats, db }));
 
   let created: OrderSubmitted;
   let vmUuid: string;

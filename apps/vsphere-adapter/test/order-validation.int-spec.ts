@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestReply, VsphereOrderValidation } from '@app/contracts';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { createTestNats, type TestNats } from '../../../test/support/test-nats';
-import { openRequestClient } from '../../../test/support/nats-requests';
-import { startVcsimWithFront, type VcsimWithFront } from '../../../test/support/vcsim-front';
-import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
+import type { TestDatabase } from '../../../test/support/test-database';
+import type { TestNats } from '../../../test/support/test-nats';
+import type { VcsimWithFront } from '../../../test/support/vcsim-front';
+import type { AdapterInstance } from './support/adapter-harness';
+import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
 import { assign, inventoryOf, validate, type Listed } from './support/order-fixture';
 import { saveAndSettle, type RequestClient } from './support/requests';
-import { VcsimLibrary } from './support/vcsim-library';
+import type { VcsimLibrary } from './support/vcsim-library';
 
 jest.setTimeout(90_000);
 
@@ -48,16 +48,11 @@ describe('vsphere.orders.validate: Create orders as Waldur validates them', () =
     });
 
   beforeAll(async () => {
-    sim = await startVcsimWithFront({ args: ['-cluster', '2', '-ds', '2', '-folder', '1'] });
-    db = await createTestDatabase('adapter_order_validation');
-    nats = await createTestNats('adapterordval');
-    adapter = await startAdapter({
-      databaseUrl: db.url,
-      namespace: nats.topology.namespace,
-      env: { CREDENTIALS_KEYS: credentialKey() },
-    });
-    client = await openRequestClient(nats.topology.namespace);
-    library = await VcsimLibrary.open(sim);
+    ({ sim, db, nats, adapter, client, library } = await startAdapterSuite({
+      database: 'adapter_order_validation',
+      namespace: 'adapterordval',
+      vcsim: { args: ['-cluster', '2', '-ds', '2', '-folder', '1'] },
+    }));
     await library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 2048 });
     const credentials = { backend_url: sim.url, username: sim.username, password: sim.password };
     await saveAndSettle(client, offering, {
@@ -79,14 +74,7 @@ describe('vsphere.orders.validate: Create orders as Waldur validates them', () =
     await assign(client, 'clusters', other, byName(inv.clusters, 'DC0_C1').uuid);
   });
 
-  afterAll(async () => {
-    await adapter?.close();
-    await client?.close();
-    await library?.close();
-    await sim?.stop();
-    await nats?.close();
-    await db?.drop();
-  });
+  afterAll(() => stopAdapterSuite({ adapter, client, library, sim, nats, db }));
 
   it("answers the order normalised: links as uuids, the template's hardware where unset, the default cluster", async () => {
     const network = byName(inv.networks, 'VM Network');
@@ -243,16 +231,12 @@ describe('vsphere.orders.validate in basic mode: placement derived per customer'
   const obj = (map: Map<string, Listed>, name: string) => map.get(name)!.uuid;
 
   beforeAll(async () => {
-    sim = await startVcsimWithFront({ args: ['-cluster', '2', '-ds', '2', '-folder', '1'] });
-    db = await createTestDatabase('adapter_order_validation_basic');
-    nats = await createTestNats('adapterordvalb');
-    adapter = await startAdapter({
-      databaseUrl: db.url,
-      namespace: nats.topology.namespace,
-      env: { CREDENTIALS_KEYS: credentialKey(), VSPHERE_BASIC_MODE: 'true' },
-    });
-    client = await openRequestClient(nats.topology.namespace);
-    library = await VcsimLibrary.open(sim);
+    ({ sim, db, nats, adapter, client, library } = await startAdapterSuite({
+      database: 'adapter_order_validation_basic',
+      namespace: 'adapterordvalb',
+      vcsim: { args: ['-cluster', '2', '-ds', '2', '-folder', '1'] },
+      env: { VSPHERE_BASIC_MODE: 'true' },
+    }));
     await library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 2048 });
     await saveAndSettle(client, offering, {
       backend_url: sim.url,
@@ -263,14 +247,7 @@ describe('vsphere.orders.validate in basic mode: placement derived per customer'
     templateUuid = inv.templates.get('Ubuntu-22.04')!.uuid;
   });
 
-  afterAll(async () => {
-    await adapter?.close();
-    await client?.close();
-    await library?.close();
-    await sim?.stop();
-    await nats?.close();
-    await db?.drop();
-  });
+  afterAll(() => stopAdapterSuite({ adapter, client, library, sim, nats, db }));
 
   it("derives the customer's cluster, folder, roomiest datastore and network, ignoring what the order names", async () => {
     const customer = randomUUID();

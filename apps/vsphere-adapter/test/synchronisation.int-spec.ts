@@ -13,13 +13,13 @@ import { SyncRequestedEvent, VMWARE_OFFERING_TYPE } from '@app/contracts';
 import { connectVim, VimFault, VimSessionRegistry } from '@app/vim25';
 import { freePort } from '../../../test/support/free-port';
 import { readEnvelopes } from '../../../test/support/stream-reader';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { createTestNats, type TestNats } from '../../../test/support/test-nats';
-import { openRequestClient } from '../../../test/support/nats-requests';
-import { startVcsimWithFront, type VcsimWithFront } from '../../../test/support/vcsim-front';
+import type { TestDatabase } from '../../../test/support/test-database';
+import type { TestNats } from '../../../test/support/test-nats';
+import type { VcsimWithFront } from '../../../test/support/vcsim-front';
 import { SyncCoordinator } from '../src/integration/services/sync-coordinator.service';
 import { IntegrationService } from '../src/integration/services/integration.service';
 import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
+import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
 import {
   answers,
   ask,
@@ -32,7 +32,7 @@ import {
   syncAndSettle,
   type RequestClient,
 } from './support/requests';
-import { VcsimLibrary } from './support/vcsim-library';
+import type { VcsimLibrary } from './support/vcsim-library';
 
 jest.setTimeout(90_000);
 
@@ -95,28 +95,19 @@ describe('synchronising an offering with vcsim through the front', () => {
   };
 
   beforeAll(async () => {
-    sim = await startVcsimWithFront({ username: 'svc@vsphere.local', password: PASSWORD });
-    db = await createTestDatabase('adapter_sync');
-    nats = await createTestNats('adaptersync');
-    adapter = await startAdapter({
-      databaseUrl: db.url,
-      namespace: nats.topology.namespace,
+    ({ sim, db, nats, adapter, client, library } = await startAdapterSuite({
+      database: 'adapter_sync',
+      namespace: 'adaptersync',
+      vcsim: { username: 'svc@vsphere.local', password: PASSWORD },
       env: { CREDENTIALS_KEYS: keys },
-    });
-    client = await openRequestClient(nats.topology.namespace);
-    library = await VcsimLibrary.open(sim);
+    }));
     await library.publish('Ubuntu-24.04', { guestId: 'ubuntu64Guest' });
     await library.publish('Windows Server 2016', { guestId: 'windows9Server64Guest' });
   });
 
   afterAll(async () => {
     await second?.close();
-    await adapter?.close();
-    await client?.close();
-    await library?.close();
-    await sim?.stop();
-    await nats?.close();
-    await db?.drop();
+    await stopAdapterSuite({ adapter, client, library, sim, nats, db });
   });
 
   it("is ERRED while the credentials are incomplete, then OK with vcsim's inventory", async () => {

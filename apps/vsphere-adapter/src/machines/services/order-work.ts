@@ -23,3 +23,19 @@ export function callOptions(work: OrderWork, capMs: number): VmCallOptions {
 export function limitsOf(vm: RemoteVm): { cpu: number; ram: number; disk: number } {
   return { cpu: vm.cpu, ram: vm.ram, disk: vm.disks.reduce((sum, d) => sum + d.sizeMiB, 0) };
 }
+
+const whole = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+
+/** The hardware an order asks for: whole numbers only, undefined where it leaves one unset. Pure. */
+export function hardwareAsked(order: Pick<OrderSubmitted, 'attributes' | 'limits'>): {
+  cpu?: number;
+  coresPerSocket?: number;
+  ram?: number;
+} {
+  return {
+    cpu: whole(order.limits.cpu),
+    coresPerSocket: whole(order.attributes.cores_per_socket),
+    ram: whole(order.limits.ram),
+  };
+}

@@ -4,10 +4,7 @@ import { VM_PROVISIONER, type VmProvisioner } from '../../vcenter/ports/vm-provi
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VirtualMachineRepository } from '../repositories/virtual-machine.repository';
 import type { OrderOutcome } from './order-execution.service';
-import { callOptions, limitsOf, OrderRefused, type OrderWork } from './order-work';
-
-const whole = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+import { callOptions, hardwareAsked, limitsOf, OrderRefused, type OrderWork } from './order-work';
 
 /**
  * Update (ReconfigVM_Task with CPU, cores per socket and memory) and Terminate (Destroy_Task) of a
@@ -49,11 +46,7 @@ export class VmChangeService {
       await this.vcenter.destroy(connection, vm.moref, long);
       return { kind: 'done', answer: base, record: (tx) => this.vms.delete(tx, row.uuid) };
     }
-    const change = {
-      cpu: whole(order.limits.cpu),
-      coresPerSocket: whole(order.attributes.cores_per_socket),
-      ram: whole(order.limits.ram),
-    };
+    const change = hardwareAsked(order);
     const differs =
       (change.cpu !== undefined && change.cpu !== vm.cpu) ||
       (change.coresPerSocket !== undefined && change.coresPerSocket !== vm.coresPerSocket) ||

@@ -7,11 +7,9 @@ import { describedWithMark, orderMark } from '../domain/order-mark';
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VirtualMachineRepository } from '../repositories/virtual-machine.repository';
 import type { OrderOutcome } from './order-execution.service';
-import { callOptions, limitsOf, OrderRefused, type OrderWork } from './order-work';
+import { callOptions, hardwareAsked, limitsOf, OrderRefused, type OrderWork } from './order-work';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const whole = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isInteger(v) ? v : undefined;
 
 /**
  * A Create order: the template deployed through the Content Library (folder always, cluster,
@@ -31,16 +29,17 @@ export class VmCreationService {
 
   async create(work: OrderWork): Promise<OrderOutcome> {
     const { order, connection } = work;
-    const { attributes, limits } = order;
+    const { attributes } = order;
     const short = callOptions(work, this.config.VSPHERE_CALL_TIMEOUT_MS);
     const long = callOptions(work, this.config.VSPHERE_DEPLOY_TIMEOUT_MS);
     const templateUuid = text(attributes.template);
     const template = templateUuid === undefined ? null : await this.placement.template(templateUuid);
     if (template === null) throw new OrderRefused('The template of the order is no longer in the offering.');
+    const asked = hardwareAsked(order);
     const wanted = {
-      cpu: whole(limits.cpu) ?? template.cores,
-      coresPerSocket: whole(attributes.cores_per_socket) ?? template.coresPerSocket,
-      ram: whole(limits.ram) ?? template.ram,
+      cpu: asked.cpu ?? template.cores,
+      coresPerSocket: asked.coresPerSocket ?? template.coresPerSocket,
+      ram: asked.ram ?? template.ram,
     };
     const mark = orderMark(order.orderUuid);
 
