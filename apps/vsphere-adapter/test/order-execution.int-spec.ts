@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { powerOffVm, readVirtualMachine, readVmFolders } from '@app/vim25';
+import { destroyVm, powerOffVm, readVirtualMachine, readVmFolders } from '@app/vim25';
 import type { OrderSubmitted } from '@app/contracts';
 import type { TestDatabase } from '../../../test/support/test-database';
 import type { TestNats } from '../../../test/support/test-nats';
@@ -262,6 +262,26 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       },
     });
     expect(await vmsOfOrder(library.connection, twin.orderUuid)).toHaveLength(0);
+  });
+
+  it('carries out a retried order that erred (a new OrderSubmitted for it) once the cause is gone: one VM, and a redelivery adds nothing', async () => {
+    const first = await createOrder('web-retry');
+    expect((await submit(first)).type).toBe('OrderDone');
+    const twin = await createOrder('web-retry');
+    expect((await submit(twin)).type).toBe('OrderErred');
+    // The name is free again; the order service retries the erred order (erred → executing), which
+    // publishes OrderSubmitted anew: a new event for the same order.
+    const [taken] = await vmsOfOrder(library.connection, first.orderUuid);
+    await powerOffVm(library.connection, taken.ref);
+    await destroyVm(library.connection, taken.ref);
+    const retry = envelopeOf(twin);
+    await publishOrder(nats, retry);
+    await consumerSettled(nats);
+    await republish(nats, retry);
+    await consumerSettled(nats);
+    const answers = await answersFor(nats, twin.orderUuid);
+    expect([answers.erred.length, answers.done.length]).toEqual([1, 1]);
+    expect(await vmsOfOrder(library.connection, twin.orderUuid)).toHaveLength(1);
   });
 
   it("ends a deploy vCenter refuses after validation (template deleted meanwhile) as erred with vCenter's message", async () => {

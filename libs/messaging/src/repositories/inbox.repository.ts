@@ -28,6 +28,15 @@ export class InboxRepository {
     });
   }
 
+  /** Whether this event was taken already (its effect committed). */
+  async has(eventId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM "${this.schema}"."inbox" WHERE "event_id" = $1`,
+      [eventId],
+    );
+    return rows.length > 0;
+  }
+
   /**
    * Forgets events received before the redelivery horizon: past the consumed stream's history no
    * copy of them can arrive again, so their ids guard nothing.

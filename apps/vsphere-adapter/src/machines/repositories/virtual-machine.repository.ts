@@ -67,20 +67,24 @@ export class VirtualMachineRepository {
     return rows.length === 0 ? null : toRow(rows[0]);
   }
 
-  /** Whether the order was answered (by any delivery of it). */
-  async isAnswered(orderUuid: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM "vsphere"."order_answers" WHERE "order_uuid" = $1`,
+  /** How the order was last answered (by any delivery of it), or null when it never was. */
+  async answerOf(orderUuid: string): Promise<'done' | 'erred' | null> {
+    const rows: { outcome: 'done' | 'erred' }[] = await this.dataSource.query(
+      `SELECT "outcome" FROM "vsphere"."order_answers" WHERE "order_uuid" = $1`,
       [orderUuid],
     );
-    return rows.length > 0;
+    return rows[0]?.outcome ?? null;
   }
 
-  /** Records the answer; false when the order had one already (the caller then sends none). */
+  /**
+   * Records the answer; false when the order was answered done already (the caller then sends
+   * none). An erred answer gives way to the answer of a retry.
+   */
   async markAnswered(tx: Tx, orderUuid: string, outcome: 'done' | 'erred'): Promise<boolean> {
     const rows: unknown[] = await tx.query(
-      `INSERT INTO "vsphere"."order_answers" ("order_uuid", "outcome") VALUES ($1, $2)
-       ON CONFLICT ("order_uuid") DO NOTHING RETURNING 1`,
+      `INSERT INTO "vsphere"."order_answers" AS a ("order_uuid", "outcome") VALUES ($1, $2)
+       ON CONFLICT ("order_uuid") DO UPDATE SET "outcome" = EXCLUDED."outcome" WHERE a."outcome" = 'erred'
+       RETURNING 1`,
       [orderUuid, outcome],
     );
     return rows.length > 0;

@@ -74,7 +74,10 @@ export class OrderExecutionService {
   ): Promise<HandlerOutcome> {
     const order = envelope.data;
     return this.lock.run(order.orderUuid, async () => {
-      if (await this.vms.isAnswered(order.orderUuid)) {
+      // Done stays done. An order answered erred and submitted again is a retry (the order service's
+      // erred → executing publishes a new OrderSubmitted), unless this very event was taken already.
+      const answered = await this.vms.answerOf(order.orderUuid);
+      if (answered === 'done' || (answered === 'erred' && (await this.inbox.has(envelope.id)))) {
         await this.inbox.runOnce(envelope, () => Promise.resolve());
         this.logger.info(
           { orderUuid: order.orderUuid, eventId: envelope.id, deliveryCount: delivery.deliveryCount },
