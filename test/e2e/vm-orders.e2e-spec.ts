@@ -272,4 +272,48 @@ describe('VM orders end to end: REST, events, the adapter and vcsim', () => {
     }
     expect((await readVirtualMachines(vim)).some((vm) => vm.name === 'e2e-vm-2')).toBe(false);
   });
+
+  it('retries an erred VM order once its cause is gone: the order done and one VM in vcsim', async () => {
+    const first = await market.api.ok<Order>(
+      'member',
+      'POST',
+      '/api/marketplace-orders/',
+      vmOrder('e2e-dup'),
+    );
+    expect((await follow(first.uuid)).map((order) => order.state)).toEqual(['executing', 'done']);
+    const twin = await market.api.ok<Order>('member', 'POST', '/api/marketplace-orders/', vmOrder('e2e-dup'));
+    const erred = (await follow(twin.uuid)).pop();
+    expect(erred).toMatchObject({ state: 'erred', error_message: "The name 'e2e-dup' already exists." });
+
+    // The name is freed: the first VM is stopped in vCenter and terminated through the marketplace.
+    const taken = await market.api.ok<Resource>(
+      'member',
+      'GET',
+      `/api/marketplace-orders/${first.uuid}/resource/`,
+    );
+    await powerOffVm(vim, { type: 'VirtualMachine', value: taken.backend_id as string });
+    const { order_uuid } = await market.api.ok<{ order_uuid: string }>(
+      'member',
+      'POST',
+      `/api/marketplace-resources/${taken.uuid}/terminate/`,
+      {},
+    );
+    expect((await follow(order_uuid)).pop()?.state).toBe('done');
+
+    const retried = await market.api.ok<Order>(
+      'member',
+      'POST',
+      `/api/marketplace-orders/${twin.uuid}/retry/`,
+    );
+    expect(retried.state).toBe('executing');
+    expect((await follow(twin.uuid)).pop()?.state).toBe('done');
+    const resource = await market.api.ok<Resource>(
+      'member',
+      'GET',
+      `/api/marketplace-orders/${twin.uuid}/resource/`,
+    );
+    expect(resource.state).toBe('OK');
+    const named = (await readVirtualMachines(vim)).filter((vm) => vm.name === 'e2e-dup');
+    expect(named.map((vm) => vm.instanceUuid)).toEqual([resource.resource_uuid]);
+  });
 });
