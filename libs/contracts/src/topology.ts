@@ -36,10 +36,11 @@ export interface Topology {
     readonly accessChanged: string;
     /** Per offering type: `<ns>.scheduler.sync.requested.<type token>`; published by the sync scheduler. */
     syncRequested(offeringType: string): string;
-    /** SyncStarted, SyncFinished, IntegrationStateChanged: published by the vSphere adapter. */
+    /** SyncStarted, SyncFinished, IntegrationStateChanged, VmChanged (`.vsphere.feed.vm`): published by the vSphere adapter. */
     readonly syncStarted: string;
     readonly syncFinished: string;
     readonly integrationStateChanged: string;
+    readonly vmChanged: string;
   };
   readonly consumers: {
     readonly adapterOrderSubmitted: DurableNames;
@@ -118,6 +119,7 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
       syncStarted: `${namespace}.vsphere.integration.sync.started`,
       syncFinished: `${namespace}.vsphere.integration.sync.finished`,
       integrationStateChanged: `${namespace}.vsphere.integration.state.changed`,
+      vmChanged: `${namespace}.vsphere.feed.vm`,
     },
     consumers: {
       adapterOrderSubmitted: {

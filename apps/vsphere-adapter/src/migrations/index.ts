@@ -2,6 +2,7 @@ import { CreateMessaging1764480000001 } from './1764480000001-create-messaging';
 import { OutboxOrdering1764480000010 } from './1764480000010-outbox-ordering';
 import { CreateIntegrations1764480000021 } from './1764480000021-create-integrations';
 import { CreateVirtualMachines1764480000030 } from './1764480000030-create-virtual-machines';
+import { VmProject1764480000040 } from './1764480000040-vm-project';
 
 /** Every migration of the `vsphere` schema, in order. */
 export const VSPHERE_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const VSPHERE_MIGRATIONS = [
   OutboxOrdering1764480000010,
   CreateIntegrations1764480000021,
   CreateVirtualMachines1764480000030,
+  VmProject1764480000040,
 ];

@@ -19,3 +19,5 @@ export * from './sync-finished.event';
 export * from './integration-state-changed.event';
 export * from './order-validation.request';
 export * from './vm-order-fields';
+export * from './virtual-machine.requests';
+export * from './vm-changed.event';

@@ -99,14 +99,16 @@ export class VirtualMachineRepository {
       orderUuid: string;
       resourceUuid: string;
       customerUuid?: string;
+      projectUuid?: string;
       templateUuid?: string;
     },
     networkUuids: ReadonlyMap<string, string>,
   ): Promise<string> {
     const [row]: { uuid: string }[] = await tx.query(
       `INSERT INTO "vsphere"."virtual_machines" ("uuid", "offering_uuid", "order_uuid", "resource_uuid", "customer_uuid",
-         "backend_uuid", "moref", "name", "template_uuid", "cpu", "cores_per_socket", "ram", "disk", "runtime_state")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         "backend_uuid", "moref", "name", "template_uuid", "cpu", "cores_per_socket", "ram", "disk", "runtime_state",
+         "project_uuid")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        ON CONFLICT ("offering_uuid", "backend_uuid") DO UPDATE SET "moref" = EXCLUDED."moref", "name" = EXCLUDED."name",
          "cpu" = EXCLUDED."cpu", "cores_per_socket" = EXCLUDED."cores_per_socket", "ram" = EXCLUDED."ram",
          "disk" = EXCLUDED."disk", "runtime_state" = EXCLUDED."runtime_state", "modified" = now()
@@ -126,6 +128,7 @@ export class VirtualMachineRepository {
         vm.ram,
         totalDisk(vm),
         vm.runtimeState,
+        owner.projectUuid ?? null,
       ],
     );
     await this.saveDevices(tx, row.uuid, vm, networkUuids);

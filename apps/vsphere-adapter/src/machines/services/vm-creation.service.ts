@@ -86,6 +86,7 @@ export class VmCreationService {
             orderUuid: order.orderUuid,
             resourceUuid: order.resourceUuid,
             customerUuid: order.customerUuid,
+            projectUuid: order.projectUuid,
             templateUuid: template.uuid,
           },
           networks,
