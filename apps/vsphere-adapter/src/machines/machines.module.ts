@@ -4,17 +4,21 @@ import { Vim25VmProvisioner } from '../vcenter/adapters/vim25-vm-provisioner';
 import { VM_PROVISIONER } from '../vcenter/ports/vm-provisioner.port';
 import { orderSubmittedConsumer } from './controllers/order-submitted.consumer';
 import { OrderValidationController } from './controllers/order-validation.controller';
+import { VirtualMachineController } from './controllers/virtual-machine.controller';
 import { PlacementRepository } from './repositories/placement.repository';
 import { VirtualMachineRepository } from './repositories/virtual-machine.repository';
+import { VmViewRepository } from './repositories/vm-view.repository';
 import { OrderExecutionService } from './services/order-execution.service';
 import { OrderValidationService } from './services/order-validation.service';
 import { VmChangeService } from './services/vm-change.service';
 import { VmCreationService } from './services/vm-creation.service';
+import { VmPowerService } from './services/vm-power.service';
 
-/** The VMs orders make: order validation, deploy, resize and delete, and the VMs' records. */
+/** The VMs orders make: order validation, deploy, resize and delete, the VMs' records, their
+ * REST view and power actions. */
 @Module({
   imports: [IntegrationModule],
-  controllers: [OrderValidationController],
+  controllers: [OrderValidationController, VirtualMachineController],
   providers: [
     PlacementRepository,
     VirtualMachineRepository,
@@ -22,6 +26,8 @@ import { VmCreationService } from './services/vm-creation.service';
     OrderExecutionService,
     VmCreationService,
     VmChangeService,
+    VmViewRepository,
+    VmPowerService,
     { provide: VM_PROVISIONER, useClass: Vim25VmProvisioner },
     orderSubmittedConsumer,
   ],

@@ -7,13 +7,16 @@ import {
   deployVmTemplate,
   destroyVm,
   getVmTemplate,
+  powerOffVm,
   powerOnVm,
   readDatacenters,
   readVirtualMachine,
   reconfigureHardware,
+  resetVm,
   RestSessionRegistry,
   retrieveFromView,
   retrieveObject,
+  suspendVm,
   VimFault,
   VimSessionRegistry,
   type MoRef,
@@ -180,6 +183,16 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
 
   async powerOn(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<void> {
     await powerOnVm(await this.vim(connection, 'long', options), vmRef(moref), options);
+  }
+
+  async power(
+    connection: VcenterConnection,
+    moref: string,
+    action: 'stop' | 'reset' | 'suspend',
+    options: VmCallOptions,
+  ): Promise<void> {
+    const task = { stop: powerOffVm, reset: resetVm, suspend: suspendVm }[action];
+    await task(await this.vim(connection, 'long', options), vmRef(moref), options);
   }
 
   async reconfigure(

@@ -72,6 +72,13 @@ export interface VmProvisioner {
   /** Deploys the template powered off; returns the VM's managed object id. */
   deploy(connection: VcenterConnection, request: DeployRequest, options: VmCallOptions): Promise<string>;
   powerOn(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<void>;
+  /** PowerOffVM_Task, ResetVM_Task or SuspendVM_Task; waited for. */
+  power(
+    connection: VcenterConnection,
+    moref: string,
+    action: 'stop' | 'reset' | 'suspend',
+    options: VmCallOptions,
+  ): Promise<void>;
   /** ReconfigVM_Task with the fields given; waited for. */
   reconfigure(
     connection: VcenterConnection,
