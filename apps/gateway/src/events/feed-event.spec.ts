@@ -60,6 +60,43 @@ describe('decodeFeedEvent', () => {
     expect(event.frame(new Links('http://gw'))).toBe(event.frame(new Links('http://gw')));
   });
 
+  it("reads a VmChanged: scoped to the VM's project and customer, framed as the REST VM", () => {
+    const vm = {
+      uuid: '4213a1b2-0000-0000-0000-000000000001',
+      name: 'vm-1',
+      backend_id: 'vm-42',
+      runtime_state: 'POWERED_OFF',
+      cores: 2,
+      cores_per_socket: 1,
+      ram: 2048,
+      disk: 10240,
+      marketplace_resource_uuid: uuid(6),
+      customer_uuid: uuid(4),
+      project_uuid: uuid(3),
+      offering_uuid: uuid(2),
+      created: now,
+      modified: now,
+    };
+    const event = decodeFeedEvent(8, envelope('VmChanged', { previousState: 'POWERED_ON', vm }));
+    if (event.kind !== 'public') throw new Error(event.kind);
+    expect(event.type).toBe('VmChanged');
+    expect(event.scope).toEqual({
+      resourceUuid: uuid(6),
+      projectUuid: uuid(3),
+      offeringUuid: uuid(2),
+      customerUuid: uuid(4),
+      providerUuid: uuid(4),
+      public: false,
+    });
+    const data = event.frame(new Links('http://gw')).toString().split('\n')[2].slice('data: '.length);
+    expect(JSON.parse(data)).toEqual({
+      url: `http://gw/api/vmware-virtual-machine/${vm.uuid}/`,
+      ...vm,
+      offering: `http://gw/api/marketplace-public-offerings/${uuid(2)}/`,
+    });
+    expect(decodeFeedEvent(9, envelope('VmChanged', { vm: {} }))).toMatchObject({ kind: 'skipped' });
+  });
+
   it('reads AccessChanged as internal, and skips what it cannot stream', () => {
     expect(decodeFeedEvent(1, envelope('AccessChanged', { user_uuids: [uuid(1)] }))).toEqual({
       kind: 'access',

@@ -5,12 +5,19 @@ import {
   OrderStateChangedEvent,
   ResourceStateChangedEvent,
   TERMINAL_ORDER_STATES,
+  VmChangedEvent,
   type OfferingView,
 } from '@app/contracts';
 import { present, type Links } from '../rest/links';
+import { presentVm } from '../rest/virtual-machine-routes';
 
 /** The event types a subscriber may receive and filter on (`?type=`). AccessChanged is internal. */
-export const PUBLIC_EVENT_TYPES = ['OrderStateChanged', 'ResourceStateChanged', 'OfferingChanged'] as const;
+export const PUBLIC_EVENT_TYPES = [
+  'OrderStateChanged',
+  'ResourceStateChanged',
+  'OfferingChanged',
+  'VmChanged',
+] as const;
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
 
 /** What an event is about: what filters match and what access decides on, read once per event. */
@@ -173,6 +180,28 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
         },
         false,
         (links) => presentOffering(offering, links),
+      );
+    }
+    case VmChangedEvent.type: {
+      const parsed = VmChangedEvent.schema.safeParse(data);
+      if (!parsed.success) return { kind: 'skipped', seq, reason: `invalid ${type}` };
+      const vm = parsed.data.vm;
+      // A VM recorded before its customer was: no owner matches '' (staff still see it).
+      const customerUuid = vm.customer_uuid ?? '';
+      return publicEvent(
+        seq,
+        'VmChanged',
+        {
+          resourceUuid: vm.marketplace_resource_uuid,
+          projectUuid: vm.project_uuid ?? undefined,
+          offeringUuid: vm.offering_uuid,
+          customerUuid,
+          // The VM's own customer: its project's members and its owners see it, not the provider's.
+          providerUuid: customerUuid,
+          public: false,
+        },
+        false,
+        (links) => presentVm(vm, links),
       );
     }
     case AccessChangedEvent.type: {

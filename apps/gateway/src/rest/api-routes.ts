@@ -21,6 +21,7 @@ import { apiRoute as route, type AnyOperation, type ApiRoute, type NestRoute } f
 import { MARKETPLACE_ROUTES } from './marketplace-routes';
 import { ORDER_ROUTES } from './order-routes';
 import { VSPHERE_ROUTES } from './vsphere-routes';
+import { VIRTUAL_MACHINE_ROUTES } from './virtual-machine-routes';
 
 /** Answers that are their view as it is: a token, a message. */
 const asIs = <V extends object>(view: V): object => view;
@@ -200,6 +201,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...MARKETPLACE_ROUTES,
   ...ORDER_ROUTES,
   ...VSPHERE_ROUTES,
+  ...VIRTUAL_MACHINE_ROUTES,
 ];
 
 /** Routes served by Nest controllers, documented with the rest. */
