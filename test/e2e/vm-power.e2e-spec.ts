@@ -182,6 +182,51 @@ describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => 
     }
   });
 
+  it('suspends a running VM and starts it from SUSPENDED: suspended, then poweredOn in vcsim', async () => {
+    const suspend = await market.api.call<Json>(
+      'member',
+      'POST',
+      `/api/vmware-virtual-machine/${vm.uuid}/suspend/`,
+    );
+    expect(suspend.status).toBe(202);
+    expect(suspend.body).toMatchObject({ operation: 'suspend', runtime_state: 'SUSPENDED' });
+    expect((await inVcsim())?.powerState).toBe('suspended');
+    const reset = await market.api.call<Json>(
+      'member',
+      'POST',
+      `/api/vmware-virtual-machine/${vm.uuid}/reset/`,
+    );
+    expect(reset.status).toBe(409);
+    expect(reset.body).toEqual({
+      detail: 'The virtual machine must be POWERED_ON to reset; it is SUSPENDED.',
+    });
+    const start = await market.api.call<Json>(
+      'member',
+      'POST',
+      `/api/vmware-virtual-machine/${vm.uuid}/start/`,
+    );
+    expect(start.status).toBe(202);
+    expect((await inVcsim())?.powerState).toBe('poweredOn');
+  });
+
+  it('carries out or refuses as busy each of five resets asked at once: none lost, no TaskInProgress', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        market.api.call<Json>('member', 'POST', `/api/vmware-virtual-machine/${vm.uuid}/reset/`),
+      ),
+    );
+    const accepted = answers.filter((a) => a.status === 202);
+    const refused = answers.filter((a) => a.status !== 202);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    for (const answer of accepted)
+      expect(answer.body).toMatchObject({ operation: 'reset', runtime_state: 'POWERED_ON' });
+    for (const answer of refused) {
+      expect(answer.status).toBe(409);
+      expect(answer.body).toEqual({ detail: 'Another operation is in progress on this virtual machine.' });
+    }
+    expect((await inVcsim())?.powerState).toBe('poweredOn');
+  });
+
   it("answers 404 to another organisation's member, for the VM and its actions, and lists nothing", async () => {
     const get = await market.api.call('outsider', 'GET', `/api/vmware-virtual-machine/${vm.uuid}/`);
     expect(get.status).toBe(404);
