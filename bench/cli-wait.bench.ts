@@ -11,23 +11,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, startCli } from '../test/support/cli-process';
 import { startBasicMarketplace, type BasicMarketplace } from './support/basic-marketplace';
+import { ascending, percentile } from './support/stats';
 
 const ORDERS = 50;
 const POLL_INTERVAL_MS = 3_000;
 
 type Json = Record<string, unknown>;
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 function summary(delays: number[], requests: number[]): Json {
   return {
-    delay_p50_ms: percentile(delays, 50),
-    delay_p99_ms: percentile(delays, 99),
+    delay_p50_ms: percentile(ascending(delays), 50),
+    delay_p99_ms: percentile(ascending(delays), 99),
     delay_max_ms: Math.max(...delays),
-    requests_per_wait_p50: percentile(requests, 50),
+    requests_per_wait_p50: percentile(ascending(requests), 50),
     requests_per_wait_max: Math.max(...requests),
   };
 }

@@ -20,7 +20,6 @@
  *
  * `npm run bench -- orders [--parts a,b,c]` (all by default); the last line is one JSON object.
  */
-import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { parsePrometheusText } from '../test/support/prometheus-text';
 import { SseClient } from '../test/support/sse-client';
@@ -29,6 +28,7 @@ import { runLoad } from './support/http-load';
 import { cpuSeconds } from './support/process-cpu';
 import { startBasicMarketplace, type BasicMarketplace } from './support/basic-marketplace';
 import { subscribeToOrders } from './support/order-subscribers';
+import { ascending, percentile, rssMb } from './support/stats';
 
 const ORDERS = 2_000;
 const WARM_UP = 200;
@@ -45,15 +45,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number) => Math.round(value * 100) / 100;
 
 function percentiles(samples: number[]): { p50: number; p99: number; max: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-  return { p50: round(at(50)), p99: round(at(99)), max: round(sorted[sorted.length - 1]) };
+  const sorted = ascending(samples);
+  return {
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1]),
+  };
 }
 
-function rssMb(pid: number): number {
-  return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
-}
+const rssWholeMb = (pid: number) => Math.round(rssMb(pid));
 
 function partsWanted(): Set<string> {
   const index = process.argv.indexOf('--parts');
@@ -178,7 +178,7 @@ async function sseDelay(): Promise<Record<string, unknown>> {
   try {
     const { system, memberToken, offering, plan, project } = market;
     const gatewayPid = system.gateway.pid!;
-    const rssEmpty = rssMb(gatewayPid);
+    const rssEmpty = rssWholeMb(gatewayPid);
     const arrivals = new Map<string, number[]>();
     for (let i = 0; i < SUBSCRIBERS; i++) {
       sockets.push(
@@ -190,7 +190,7 @@ async function sseDelay(): Promise<Record<string, unknown>> {
         }),
       );
     }
-    const rssSubscribed = rssMb(gatewayPid);
+    const rssSubscribed = rssWholeMb(gatewayPid);
     const placed: string[] = [];
     for (let i = 0; i < APPROVALS + 5; i++) {
       const order = await system.ok<{ uuid: string }>(memberToken, 'POST', '/api/marketplace-orders/', {
@@ -210,7 +210,7 @@ async function sseDelay(): Promise<Record<string, unknown>> {
       await sleep(APPROVAL_GAP_MS);
     }
     await sleep(1_000);
-    const rssAfter = rssMb(gatewayPid);
+    const rssAfter = rssWholeMb(gatewayPid);
     const measured = placed.slice(5);
     const committed = await system.sql<{ uuid: string; ms: string }>(
       `SELECT uuid::text, (extract(epoch FROM modified) * 1000)::text AS ms FROM marketplace.orders WHERE uuid = ANY($1::uuid[])`,

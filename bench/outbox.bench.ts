@@ -15,16 +15,13 @@ import { OutboxRepository } from '@app/messaging/repositories/outbox.repository'
 import { OutboxRelay } from '@app/messaging/outbox/outbox-relay';
 import { createTestDatabase } from '../test/support/test-database';
 import { createTestNats } from '../test/support/test-nats';
+import { ascending, percentile } from './support/stats';
 
 const PACED = 500;
 const BURST = 5_000;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
+  const sorted = ascending(samples);
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
     p50: round(percentile(sorted, 50)),

@@ -13,10 +13,10 @@
  * client polling every 3 s would see: half the period plus one REST round trip (measured).
  */
 import { connect as netConnect, type Socket } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { ApiSession, type Json } from '../test/support/api-session';
 import { ApiSystem } from '../test/support/api-system';
 import { FeedPublisher, orderView, type FeedScope } from '../test/support/feed-publisher';
+import { percentile, rssMb } from './support/stats';
 
 const SUBSCRIBERS = Number(process.env.SSE_BENCH_SUBSCRIBERS ?? 1_000);
 const WARMUP = 5;
@@ -25,15 +25,8 @@ const GAP_MS = 100;
 const POLL_PERIOD_MS = 3_000;
 const MARKER = 'marketplace-orders/';
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 const round = (value: number) => Math.round(value * 100) / 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
 
 /** One raw SSE subscriber: records when each order's URL first appears in what it reads. */
 function subscribe(

@@ -8,12 +8,9 @@ import {
   type ResourceStateChanged,
 } from '@app/contracts';
 import { buildEnvelope, publishEvent } from '@app/messaging';
-import { ApiSession, type Json } from '../support/api-session';
-import { AppProcess } from '../support/app-process';
-import { freePort } from '../support/free-port';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { testEnv } from '../support/test-env';
-import { createTestNats, type TestNats } from '../support/test-nats';
+import type { ApiSession, Json } from '../support/api-session';
+import { ApiSystem } from '../support/api-system';
+import type { TestNats } from '../support/test-nats';
 
 jest.setTimeout(120_000);
 
@@ -28,9 +25,8 @@ type Offering = Json & { uuid: string; plans: (Json & { uuid: string; url: strin
  * the events each change writes.
  */
 describe('marketplace orders and resources through the gateway', () => {
-  let db: TestDatabase;
+  let system: ApiSystem;
   let nats: TestNats;
-  let apps: AppProcess[];
   let api: ApiSession;
   let orgA: string;
   let orgB: string;
@@ -40,17 +36,9 @@ describe('marketplace orders and resources through the gateway', () => {
   let basic: Offering;
 
   beforeAll(async () => {
-    db = await createTestDatabase('orders');
-    nats = await createTestNats('orders');
-    const port = await freePort();
-    const env = { DATABASE_URL: db.url, NATS_URL: testEnv.natsUrl, NATS_NAMESPACE: nats.topology.namespace };
-    apps = [
-      new AppProcess('order-service', env),
-      new AppProcess('gateway', { ...env, GATEWAY_PORT: String(port) }),
-    ];
-    await Promise.all([apps[0].start(), apps[1].start('gateway listening')]);
-    api = new ApiSession(`http://127.0.0.1:${port}`, db.url);
-    await api.bootstrapStaff('staff', env);
+    system = await ApiSystem.start('orders');
+    nats = system.nats;
+    api = await system.session();
     for (const name of ['provider', 'owner-a', 'manager-a', 'admin-a', 'member-a', 'owner-b'])
       await api.user(name, 'staff');
     providerOrg = (await api.ok('staff', 'POST', '/api/customers/', { name: 'Provider' })).uuid as string;
@@ -78,9 +66,7 @@ describe('marketplace orders and resources through the gateway', () => {
   });
 
   afterAll(async () => {
-    await Promise.all((apps ?? []).map((app) => app.stop()));
-    await nats?.close();
-    await db?.drop();
+    await system?.stop();
   });
 
   async function offering(name: string, options: { activate: boolean; terms?: string }): Promise<Offering> {

@@ -48,9 +48,7 @@ describe('SSE: GET /api/events', () => {
     system = await ApiSystem.start('sse', {
       gatewayEnv: { SSE_HEARTBEAT_MS: '300', SSE_QUEUE_LIMIT_BYTES: '1048576', SSE_RECHECK_MS: '1000' },
     });
-    api = new ApiSession(system.base, system.db.url);
-    api.tokens.staff = system.staffToken;
-    api.users.staff = (await api.ok<Json>('staff', 'GET', '/api/users/me/')).uuid as string;
+    api = await system.session();
     feed = new FeedPublisher(system.nats);
     for (const name of ['ownerA', 'memberA', 'memberB', 'memberC', 'providerP', 'outsider'])
       await api.user(name, 'staff');

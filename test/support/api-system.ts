@@ -1,3 +1,4 @@
+import { ApiSession } from './api-session';
 import { AppProcess } from './app-process';
 import { freePort } from './free-port';
 import { createTestDatabase, type TestDatabase } from './test-database';
@@ -105,6 +106,14 @@ export class ApiSystem {
     body?: unknown,
   ): Promise<T> {
     return successBody(await this.call<T>(token, method, path, body), method, path);
+  }
+
+  /** The API as named users see it, starting with `staff` (the user `start` made). */
+  async session(): Promise<ApiSession> {
+    const api = new ApiSession(this.base, this.db.url);
+    api.tokens.staff = this.staffToken;
+    api.users.staff = (await api.ok('staff', 'GET', '/api/users/me/')).uuid as string;
+    return api;
   }
 
   /** A new token of an existing user (an hour's lifetime). */

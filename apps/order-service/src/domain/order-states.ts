@@ -14,8 +14,6 @@ const ALLOWED: Record<OrderState, readonly OrderState[]> = {
   rejected: [],
 };
 
-export const TERMINAL_ORDER_STATES: readonly OrderState[] = ['done', 'erred', 'canceled', 'rejected'];
-
 export function canTransition(from: OrderState, to: OrderState): boolean {
   return ALLOWED[from].includes(to);
 }
