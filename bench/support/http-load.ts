@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { ascending, percentile } from './stats';
 
 export interface LoadResult {
   requests: number;
@@ -55,9 +56,8 @@ export async function runLoad(
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
-  const sorted = latencies.sort((a, b) => a - b);
-  const at = (p: number) =>
-    round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+  const sorted = ascending(latencies);
+  const at = (p: number) => round(percentile(sorted, p));
   return {
     requests: total,
     failures,
