@@ -3,6 +3,7 @@ import { OutboxOrdering1764480000010 } from './1764480000010-outbox-ordering';
 import { CreateIntegrations1764480000021 } from './1764480000021-create-integrations';
 import { CreateVirtualMachines1764480000030 } from './1764480000030-create-virtual-machines';
 import { VmProject1764480000040 } from './1764480000040-vm-project';
+import { VmOperations1764480000050 } from './1764480000050-vm-operations';
 
 /** Every migration of the `vsphere` schema, in order. */
 export const VSPHERE_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const VSPHERE_MIGRATIONS = [
   CreateIntegrations1764480000021,
   CreateVirtualMachines1764480000030,
   VmProject1764480000040,
+  VmOperations1764480000050,
 ];

@@ -19,5 +19,7 @@ export * from './sync-finished.event';
 export * from './integration-state-changed.event';
 export * from './order-validation.request';
 export * from './vm-order-fields';
+export * from './vm-views';
 export * from './virtual-machine.requests';
+export * from './vm-devices.requests';
 export * from './vm-changed.event';

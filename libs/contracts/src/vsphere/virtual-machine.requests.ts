@@ -1,64 +1,106 @@
 import { z } from 'zod';
 import { paginationQuery } from '../identity/operation';
+import { messages, text } from '../identity/wire-fields';
 import { vsphereOperation } from './vsphere-operation';
-
-export const RUNTIME_STATES = ['POWERED_ON', 'POWERED_OFF', 'SUSPENDED'] as const;
-export type VmRuntimeState = (typeof RUNTIME_STATES)[number];
 
 export const POWER_ACTIONS = ['start', 'stop', 'reset', 'suspend'] as const;
 export type PowerAction = (typeof POWER_ACTIONS)[number];
 
-/**
- * A VM an order made, as Waldur's `vmware-virtual-machine` shows it. `uuid` is vCenter's instance
- * uuid, the marketplace resource's `resource_uuid`. MiB for ram and disk.
- */
-export const virtualMachineViewSchema = z.object({
-  uuid: z.string(),
-  name: z.string(),
-  backend_id: z.string(),
-  runtime_state: z.enum(RUNTIME_STATES),
-  cores: z.number().int(),
-  cores_per_socket: z.number().int(),
-  ram: z.number().int(),
-  disk: z.number().int(),
-  marketplace_resource_uuid: z.uuid(),
-  customer_uuid: z.uuid().nullable(),
-  project_uuid: z.uuid().nullable(),
-  offering_uuid: z.uuid(),
-  created: z.iso.datetime({ offset: true }),
-  modified: z.iso.datetime({ offset: true }),
-});
-export type VirtualMachineView = z.infer<typeof virtualMachineViewSchema>;
+export const GUEST_ACTIONS = ['shutdown_guest', 'reboot_guest'] as const;
+export type GuestAction = (typeof GUEST_ACTIONS)[number];
 
-/** A power action accepted and carried out: what was asked and the state the VM is in now. */
-export const powerOperationViewSchema = z.object({
-  uuid: z.string(),
-  operation: z.enum(POWER_ACTIONS),
-  runtime_state: z.enum(RUNTIME_STATES),
-});
-export type PowerOperationView = z.infer<typeof powerOperationViewSchema>;
+/** Every action a VM takes as `POST /api/vmware-virtual-machine/{uuid}/<action>/` without a body. */
+export const VM_ACTIONS = [...POWER_ACTIONS, ...GUEST_ACTIONS, 'pull'] as const;
+export type VmAction = (typeof VM_ACTIONS)[number];
 
 const vmParams = z.strictObject({ uuid: z.string().min(1).max(64) });
+
+const count = () => z.number({ error: messages.integer }).int(messages.integer).min(1, messages.minValue(1));
+
+/** MiB, as Waldur takes it; the adapter checks it against the offering's maximums. */
+export const sizeMiB = () =>
+  z
+    .number({ error: messages.integer })
+    .int(messages.integer)
+    .min(1, messages.minValue(1))
+    .max(64 * 1024 * 1024);
 
 /**
  * `vsphere.vm.list` (`/api/vmware-virtual-machine/`): core NATS request-reply from the gateway with
  * the caller's context; answered with RequestReply<Page<VirtualMachineView>>. Staff see every VM,
- * others those of their customers; ordered by name.
+ * others those of their customers; ordered by name. `project_uuid` narrows to one project.
  */
-export const VM_LIST = vsphereOperation('vsphere.vm.list', { query: z.object(paginationQuery) });
+export const VM_LIST = vsphereOperation('vsphere.vm.list', {
+  query: z.object({ ...paginationQuery, project_uuid: z.uuid({ error: messages.uuid }).optional() }),
+});
 
 /** `vsphere.vm.get` (`/api/vmware-virtual-machine/{uuid}/`): 404 for a VM the caller may not see. */
 export const VM_GET = vsphereOperation('vsphere.vm.get', { params: vmParams });
 
 /**
- * `vsphere.vm.start|stop|reset|suspend` (`/api/vmware-virtual-machine/{uuid}/<action>/`): the
- * adapter checks the precondition (409 with the reason), carries the action out on vCenter one
- * operation per VM at a time (409 while another runs) and records the new runtime state; answered
- * with RequestReply<PowerOperationView>.
+ * `vsphere.vm.<action>` (`POST /api/vmware-virtual-machine/{uuid}/<action>/`): the adapter checks
+ * the precondition against vCenter's state now (409 with the reason: "VMware Tools are not
+ * running.", a VM that is not powered on, ...), queues the operation behind any other on the VM and
+ * answers 202 with RequestReply<VmOperationView>; the outcome follows as VmChanged. `pull` reads the
+ * VM from vCenter and records what changed there.
  */
+const actionOperation = (action: VmAction) => vsphereOperation(`vsphere.vm.${action}`, { params: vmParams });
+export const VM_ACTION_OPERATIONS = Object.fromEntries(
+  VM_ACTIONS.map((action) => [action, actionOperation(action)]),
+) as Record<VmAction, ReturnType<typeof actionOperation>>;
+
+/**
+ * `vsphere.vm.update` (`PATCH|PUT /api/vmware-virtual-machine/{uuid}/`): CPU, cores per socket and
+ * RAM (MiB), only while the VM is powered off (409 otherwise, as vCenter refuses most of these on a
+ * running VM) and within the offering's maximums (400 naming the field). 202 with the operation.
+ */
+export const VM_UPDATE = vsphereOperation('vsphere.vm.update', {
+  params: vmParams,
+  body: z.strictObject({
+    cores: count().optional(),
+    cores_per_socket: count().optional(),
+    ram: sizeMiB().optional(),
+  }),
+});
+
+/**
+ * `vsphere.vm.console` (`GET .../console/`): `{url: "vmrc://clone:<ticket>@<host[:port]>/?moid=<vm>"}`
+ * with a clone ticket acquired for this request. `vsphere.vm.web_console` (`GET .../web_console/`):
+ * the `wss://` URL where vCenter issues WebMKS tickets, 409 with the reason where it does not.
+ */
+export const VM_CONSOLE = vsphereOperation('vsphere.vm.console', { params: vmParams });
+export const VM_WEB_CONSOLE = vsphereOperation('vsphere.vm.web_console', { params: vmParams });
+
+/**
+ * `vsphere.vm.create_disk` (`POST .../create_disk/`, body `{size}` MiB): at least 1024, within
+ * `max_disk` and what `max_disk_total` leaves. 201 with the DiskView (CREATING); the disk is made by
+ * a queued operation.
+ */
+export const VM_CREATE_DISK = vsphereOperation('vsphere.vm.create_disk', {
+  params: vmParams,
+  body: z.strictObject({ size: sizeMiB() }),
+});
+
+/**
+ * `vsphere.vm.create_port` (`POST .../create_port/`, body `{network}` as URL, path or uuid of a
+ * `vmware-networks` object): the network must be assigned to the VM's customer for existing VMs;
+ * at most ten adapters. 201 with the PortView (CREATING).
+ */
+export const VM_CREATE_PORT = vsphereOperation('vsphere.vm.create_port', {
+  params: vmParams,
+  body: z.strictObject({ network: text(400) }),
+});
+
+// TRANSITIONAL (removed when the operation queue lands): the synchronous power answer of before.
+export const powerOperationViewSchema = z.object({
+  uuid: z.string(),
+  operation: z.enum(POWER_ACTIONS),
+  runtime_state: z.enum(['POWERED_ON', 'POWERED_OFF', 'SUSPENDED']),
+});
+export type PowerOperationView = z.infer<typeof powerOperationViewSchema>;
 export const VM_POWER_OPERATIONS = {
-  start: vsphereOperation('vsphere.vm.start', { params: vmParams }),
-  stop: vsphereOperation('vsphere.vm.stop', { params: vmParams }),
-  reset: vsphereOperation('vsphere.vm.reset', { params: vmParams }),
-  suspend: vsphereOperation('vsphere.vm.suspend', { params: vmParams }),
-} as const satisfies Record<PowerAction, unknown>;
+  start: VM_ACTION_OPERATIONS.start,
+  stop: VM_ACTION_OPERATIONS.stop,
+  reset: VM_ACTION_OPERATIONS.reset,
+  suspend: VM_ACTION_OPERATIONS.suspend,
+};

@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import type { EventContract } from '../envelope';
-import { virtualMachineViewSchema } from './virtual-machine.requests';
+import { RUNTIME_STATES, virtualMachineViewSchema, vmOperationViewSchema } from './vm-views';
 
 /**
- * VmChanged: a VM's runtime state changed (a power action, or vCenter found it changed). Published
- * by the vSphere adapter through its outbox, in the transaction of the change, on
- * `<ns>.vsphere.feed.vm`; streamed by the gateway's SSE to the VM's project members and its
- * customer's owners (`vm.project_uuid`, `vm.customer_uuid`). At least once; `correlationId` is the
- * VM's uuid. Carries the VM as `GET /api/vmware-virtual-machine/{uuid}/` shows it (without links).
+ * VmChanged: a VM, one of its disks or adapters changed (an operation began or ended, or a pull
+ * found it changed in vCenter). Published by the vSphere adapter through its outbox, in the
+ * transaction of the change, on `<ns>.vsphere.feed.vm`; streamed by the gateway's SSE to the VM's
+ * project members and its customer's owners (`vm.project_uuid`, `vm.customer_uuid`). At least once;
+ * `correlationId` is the VM's uuid, so a VM's events keep their order. Carries the VM as
+ * `GET /api/vmware-virtual-machine/{uuid}/` shows it (without links), and the operation whose
+ * progress made the change (null for a change found by a pull of its own).
  */
 export const vmChangedSchema = z.object({
-  previousState: virtualMachineViewSchema.shape.runtime_state,
+  previousState: z.enum(RUNTIME_STATES),
   vm: virtualMachineViewSchema,
+  operation: vmOperationViewSchema.nullable(),
 });
 
 export type VmChanged = z.infer<typeof vmChangedSchema>;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { VirtualMachineView, VmRuntimeState } from '@app/contracts';
+import type { ToolsState, VirtualMachineView, VmRuntimeState, VmState } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../../repositories/unit-of-work';
 
@@ -14,6 +14,10 @@ export interface VmRecord {
 
 interface RawView {
   backend_uuid: string;
+  state: VmState;
+  error_message: string;
+  tools_installed: boolean;
+  tools_state: ToolsState;
   name: string;
   moref: string;
   runtime_state: VmRuntimeState;
@@ -35,11 +39,17 @@ const toRecord = (r: RawView): VmRecord => ({
     uuid: r.backend_uuid,
     name: r.name,
     backend_id: r.moref,
+    state: r.state,
+    error_message: r.error_message,
     runtime_state: r.runtime_state,
     cores: r.cpu,
     cores_per_socket: r.cores_per_socket,
     ram: r.ram,
     disk: Number(r.disk),
+    tools_installed: r.tools_installed,
+    tools_state: r.tools_state,
+    disks: [],
+    ports: [],
     marketplace_resource_uuid: r.resource_uuid,
     customer_uuid: r.customer_uuid,
     project_uuid: r.project_uuid,
@@ -49,7 +59,7 @@ const toRecord = (r: RawView): VmRecord => ({
   },
 });
 
-const COLUMNS = `"backend_uuid", "name", "moref", "runtime_state", "cpu", "cores_per_socket", "ram", "disk",
+const COLUMNS = `"backend_uuid", "state", "error_message", "tools_installed", "tools_state", "name", "moref", "runtime_state", "cpu", "cores_per_socket", "ram", "disk",
   "resource_uuid", "customer_uuid", "project_uuid", "offering_uuid", "created", "modified"`;
 
 /** The recorded VMs as callers see them (`/api/vmware-virtual-machine/`), and their runtime state. */

@@ -114,7 +114,7 @@ export class VmPowerService {
         tx,
         this.events.subjects.vmChanged,
         VmChangedEvent,
-        { previousState: change.previous, vm: change.now.view },
+        { previousState: change.previous, vm: change.now.view, operation: null },
         vm.uuid,
       );
       return true;
