@@ -1,0 +1,24 @@
+import type { VmOperationKind, VmOperationView } from '@app/contracts';
+import type { Tx } from '../../repositories/unit-of-work';
+
+/** An operation to queue on a VM: what the request handler checked and stores. */
+export interface NewOperation {
+  /** `virtual_machines.uuid` (the row), not vCenter's uuid. */
+  readonly vmRowUuid: string;
+  readonly kind: VmOperationKind;
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly diskUuid?: string;
+  readonly portUuid?: string;
+  readonly requestedBy: string | null;
+}
+
+/**
+ * The durable per-VM queue of day-2 operations. A request handler enqueues in the transaction that
+ * records the request (a device row in CREATING, the VM in UPDATING) and answers 202 with the view;
+ * `wake()` after the commit lets the runner start at once. Operations on one VM run one at a time
+ * across every adapter instance, in the order they were queued.
+ */
+export abstract class VmOperationQueue {
+  abstract enqueue(tx: Tx, operation: NewOperation): Promise<VmOperationView>;
+  abstract wake(): void;
+}
