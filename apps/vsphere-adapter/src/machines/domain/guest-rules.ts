@@ -13,7 +13,9 @@ export function guestRefusal(vm: { runtimeState: VmRuntimeState; toolsState: Too
 
 /** Why CPU and RAM may not change now (vCenter refuses most changes on a running VM), or null. Pure. */
 export function updateRefusal(state: VmRuntimeState): string | null {
-  return state === 'POWERED_OFF' ? null : `The virtual machine must be POWERED_OFF to be resized; it is ${state}.`;
+  return state === 'POWERED_OFF'
+    ? null
+    : `The virtual machine must be POWERED_OFF to be resized; it is ${state}.`;
 }
 
 /** Why a web console may not be opened, or null. Pure. */

@@ -265,7 +265,11 @@ export class VmOperationRunner implements OnApplicationBootstrap, BeforeApplicat
           const view = await this.operations.endTakenOver(tx, ended.view.uuid, TAKEN_OVER);
           const target = targetOf(ended.queued);
           await this.recorder.recordFailure(tx, ended.queued.vmRowUuid, view, TAKEN_OVER, target);
-          await this.operations.create(tx, { vmRowUuid: ended.queued.vmRowUuid, kind: 'pull', requestedBy: null });
+          await this.operations.create(tx, {
+            vmRowUuid: ended.queued.vmRowUuid,
+            kind: 'pull',
+            requestedBy: null,
+          });
         }
       });
       this.recorder.wake();

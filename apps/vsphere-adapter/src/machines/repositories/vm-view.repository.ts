@@ -87,7 +87,10 @@ const deviceFields = (d: RawDevice, vmUuid: string) => ({
   modified: d.modified.toISOString(),
 });
 
-const toDisk = (d: RawDisk, vmUuid: string): DiskView => ({ ...deviceFields(d, vmUuid), size: Number(d.size) });
+const toDisk = (d: RawDisk, vmUuid: string): DiskView => ({
+  ...deviceFields(d, vmUuid),
+  size: Number(d.size),
+});
 
 const toPort = (p: RawPort, vmUuid: string): PortView => ({
   ...deviceFields(p, vmUuid),
@@ -258,35 +261,6 @@ export class VmViewRepository {
       `SELECT DISTINCT "offering_uuid" FROM "vsphere"."virtual_machines"`,
     );
     return rows.map((r) => r.offering_uuid);
-  }
-
-  /**
-   * Records the VM's runtime state; the VM as it is now with the state it had, or null when the
-   * state was already that (nothing changed). The row is locked until the transaction ends.
-   */
-  async setRuntimeState(
-    tx: Tx,
-    offeringUuid: string,
-    uuid: string,
-    state: VmRuntimeState,
-  ): Promise<{ previous: VmRuntimeState; now: VmRecord } | null> {
-    const before: { runtime_state: VmRuntimeState }[] = await tx.query(
-      `SELECT "runtime_state" FROM "vsphere"."virtual_machines"
-       WHERE "offering_uuid" = $1 AND "backend_uuid" = $2 FOR UPDATE`,
-      [offeringUuid, uuid],
-    );
-    if (before.length === 0 || before[0].runtime_state === state) return null;
-    // An UPDATE's RETURNING comes back with its row count through TypeORM: read the row after it.
-    await tx.query(
-      `UPDATE "vsphere"."virtual_machines" SET "runtime_state" = $3, "modified" = now()
-       WHERE "offering_uuid" = $1 AND "backend_uuid" = $2`,
-      [offeringUuid, uuid, state],
-    );
-    const rows: RawView[] = await tx.query(
-      `SELECT ${COLUMNS} FROM "vsphere"."virtual_machines" WHERE "offering_uuid" = $1 AND "backend_uuid" = $2`,
-      [offeringUuid, uuid],
-    );
-    return { previous: before[0].runtime_state, now: (await this.withDevices(tx, rows))[0] };
   }
 
   private async withDevices(db: Pick<Tx, 'query'>, rows: RawView[]): Promise<VmRecord[]> {

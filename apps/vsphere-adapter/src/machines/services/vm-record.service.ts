@@ -10,9 +10,7 @@ export const VM_GONE = 'The virtual machine no longer exists in vCenter.';
 
 /** Where a failed operation's message goes: the VM, one of its devices, or nowhere (a refusal). */
 export type FailureTarget =
-  | { kind: 'vm' }
-  | { kind: 'device'; table: 'disk' | 'port'; uuid: string }
-  | { kind: 'none' };
+  { kind: 'vm' } | { kind: 'device'; table: 'disk' | 'port'; uuid: string } | { kind: 'none' };
 
 /**
  * Records what happens to a VM in the caller's transaction, each change with its VmChanged (the

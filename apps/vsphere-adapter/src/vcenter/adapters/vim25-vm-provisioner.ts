@@ -314,7 +314,8 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
       (state) =>
         reached({
           runtimeState: state.powerState === undefined ? undefined : POWER[state.powerState],
-          toolsState: state.toolsRunningStatus === undefined ? undefined : toolsStateOf(state.toolsRunningStatus),
+          toolsState:
+            state.toolsRunningStatus === undefined ? undefined : toolsStateOf(state.toolsRunningStatus),
         }),
       options,
     );
@@ -325,7 +326,11 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
   }
 
   async webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string> {
-    const ticket = await acquireWebMksTicket(await this.vim(connection, 'short', options), vmRef(moref), options);
+    const ticket = await acquireWebMksTicket(
+      await this.vim(connection, 'short', options),
+      vmRef(moref),
+      options,
+    );
     if (ticket.url !== undefined && ticket.url !== '') return ticket.url;
     const host = ticket.host ?? new URL(connection.url).hostname;
     return `wss://${host}:${ticket.port ?? 443}/ticket/${encodeURIComponent(ticket.ticket)}`;
