@@ -319,12 +319,9 @@ describe('disks and network adapters of a VM in vcsim: requests, rows kept by ke
       expect(nic).toMatchObject({
         backing: { kind: 'standard', network: { value: forExisting.backend_id } },
       });
-      expect(dataOf(await service.getPort(owner, port.uuid))).toMatchObject({
-        state: 'OK',
-        backend_id: String(key),
-        network_uuid: forExisting.uuid,
-        mac_address: expect.stringMatching(/^[0-9a-f:]{17}$/),
-      });
+      const view = dataOf(await service.getPort(owner, port.uuid));
+      expect(view).toMatchObject({ state: 'OK', backend_id: String(key), network_uuid: forExisting.uuid });
+      expect(view.mac_address).toMatch(/^[0-9a-f:]{17}$/);
     });
 
     it('refuses an eleventh adapter', async () => {
