@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { powerOffVm, powerOnVm, readVirtualMachine, readVmFolders, type MoRef } from '@app/vim25';
+import {
+  destroyVm,
+  markTemplateAsVm,
+  markVmAsTemplate,
+  powerOffVm,
+  powerOnVm,
+  readVirtualMachine,
+  readVmFolders,
+  type MoRef,
+} from '@app/vim25';
 import type { Envelope, RequestReply, VmChanged, VmOperationView } from '@app/contracts';
 import { readEnvelopes } from '../../../test/support/stream-reader';
 import type { TestDatabase } from '../../../test/support/test-database';
@@ -279,5 +288,42 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
     );
     expect(await ended(pull.uuid)).toMatchObject({ state: 'done' });
     await changeWhere((e) => e.operation?.uuid === disk && e.operation.state === 'erred');
+  });
+
+  it("ends an operation vCenter refuses as erred with vCenter's message on the VM (ERRED); the next success clears it", async () => {
+    expect(await power()).toBe('poweredOff');
+    const before = (await readVirtualMachine(library.connection, ref))!;
+    await markVmAsTemplate(library.connection, ref);
+    const refused = dataOf(await request<VmOperationView>('vsphere.vm.start'));
+    const erred = await ended(refused.uuid);
+    expect(erred.state).toBe('erred');
+    expect(erred.error_message).toMatch(/template/i);
+    const change = await changeWhere(
+      (e) => e.operation?.uuid === refused.uuid && e.operation.state === 'erred',
+    );
+    expect(change.vm).toMatchObject({ state: 'ERRED', error_message: erred.error_message });
+    expect(change.operation?.error_message).toBe(erred.error_message);
+
+    await markTemplateAsVm(library.connection, ref, before.resourcePool!, before.host);
+    const started = dataOf(await request<VmOperationView>('vsphere.vm.start'));
+    expect(await ended(started.uuid)).toMatchObject({ state: 'done' });
+    expect(await power()).toBe('poweredOn');
+    expect(await recorded()).toMatchObject({ state: 'OK', runtime_state: 'POWERED_ON' });
+  });
+
+  it('marks a VM deleted directly in vcsim ERRED with the reason, by the periodic pull and by the pull action', async () => {
+    await powerOffVm(library.connection, ref);
+    await destroyVm(library.connection, ref);
+    const drift = await changeWhere(
+      (e) =>
+        e.operation === null && e.vm.error_message === 'The virtual machine no longer exists in vCenter.',
+    );
+    expect(drift.vm.state).toBe('ERRED');
+    const pulled = dataOf(await request<VmOperationView>('vsphere.vm.pull'));
+    expect(await ended(pulled.uuid)).toMatchObject({
+      state: 'erred',
+      error_message: 'The virtual machine no longer exists in vCenter.',
+    });
+    expect(await recorded()).toMatchObject({ state: 'ERRED' });
   });
 });
