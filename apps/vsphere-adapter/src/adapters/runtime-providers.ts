@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { InboxRepository, type ServiceRuntime } from '@app/messaging';
 import { observeVcenterCalls } from '../metrics/vcenter-call-metrics';
+import { VmOperationMetrics } from '../metrics/vm-operation-metrics';
 import { EventOutbox } from './event-outbox';
 
 /** The service's logger (pino), for services that log. */
@@ -13,5 +14,6 @@ export function runtimeProviders(runtime: ServiceRuntime): Provider[] {
     { provide: LOGGER, useValue: runtime.logger },
     { provide: EventOutbox, useValue: new EventOutbox(runtime.outbox, runtime.relay, runtime.topology) },
     { provide: InboxRepository, useValue: runtime.inbox },
+    { provide: VmOperationMetrics, useValue: new VmOperationMetrics(runtime.metrics.registry) },
   ];
 }

@@ -19,6 +19,7 @@ import { VM_PROVISIONER, type RemoteVm, type VmProvisioner } from '../../vcenter
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VmOperationRepository, type ClaimedOperation } from '../repositories/vm-operation.repository';
 import { VmRecordService, type FailureTarget } from '../services/vm-record.service';
+import { VmOperationMetrics } from '../../metrics/vm-operation-metrics';
 import { GuestTimedOut, VmGone } from './operation-failures';
 import {
   OperationRefused,
@@ -92,6 +93,7 @@ export class VmOperationRunner implements OnApplicationBootstrap, BeforeApplicat
     private readonly placement: PlacementRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly recorder: VmRecordService,
+    private readonly metrics: VmOperationMetrics,
   ) {
     for (const executor of executors) for (const kind of executor.kinds) this.byKind.set(kind, executor);
   }
@@ -161,6 +163,7 @@ export class VmOperationRunner implements OnApplicationBootstrap, BeforeApplicat
           .catch((error: unknown) => this.logger.warn({ err: error }, 'renewing an operation lease failed')),
       Math.max(500, Math.floor(this.config.VSPHERE_OPERATION_LEASE_MS / 3)),
     );
+    const took = this.metrics.operationSeconds.startTimer({ kind: queued.kind });
     try {
       await this.unitOfWork.run((tx) =>
         this.recorder.markUpdating(tx, queued.vmRowUuid, { ...claimed.view, state: 'running' }),
@@ -178,6 +181,7 @@ export class VmOperationRunner implements OnApplicationBootstrap, BeforeApplicat
       }
       if (outcome.ok) await this.succeed(claimed, outcome.done);
       else await this.fail(claimed, outcome.error);
+      took({ outcome: outcome.ok ? 'done' : 'erred' });
       this.recorder.wake();
     } finally {
       clearInterval(renew);

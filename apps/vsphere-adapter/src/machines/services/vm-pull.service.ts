@@ -14,6 +14,7 @@ import { VM_PROVISIONER, type RemoteVm, type VmProvisioner } from '../../vcenter
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VmOperationRepository } from '../repositories/vm-operation.repository';
 import { VmViewRepository } from '../repositories/vm-view.repository';
+import { VmOperationMetrics } from '../../metrics/vm-operation-metrics';
 import { VmRecordService } from './vm-record.service';
 
 /**
@@ -40,6 +41,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     private readonly placement: PlacementRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly recorder: VmRecordService,
+    private readonly metrics: VmOperationMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -79,6 +81,13 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
 
   /** Reads every VM of the offering's vCenter at once and records those that changed. */
   async pullOffering(offeringUuid: string): Promise<number> {
+    const took = this.metrics.pullSeconds.startTimer();
+    const changed = await this.compareOffering(offeringUuid);
+    took();
+    return changed;
+  }
+
+  private async compareOffering(offeringUuid: string): Promise<number> {
     const access = await this.access.forOffering(offeringUuid);
     if (access === null) return 0;
     const signal = AbortSignal.any([
@@ -93,6 +102,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     const recorded = await this.vms.ofOffering(offeringUuid);
     const busy = await this.operations.busyVms(recorded.map((vm) => vm.rowUuid));
     const networks = await this.placement.networksByBackendId(offeringUuid);
+    this.metrics.pulledVms.inc(recorded.length);
     let changed = 0;
     for (const vm of recorded) {
       if (busy.has(vm.rowUuid)) continue;
