@@ -12,10 +12,27 @@ import { OrderExecutionService } from './services/order-execution.service';
 import { OrderValidationService } from './services/order-validation.service';
 import { VmChangeService } from './services/vm-change.service';
 import { VmCreationService } from './services/vm-creation.service';
-import { VmPowerService } from './services/vm-power.service';
+import { DurableVmOperationQueue } from './operations/durable-vm-operation-queue';
+import { GuestPowerExecutor } from './operations/executors/guest-power.executor';
+import { PowerExecutor } from './operations/executors/power.executor';
+import { PullExecutor } from './operations/executors/pull.executor';
+import { UpdateExecutor } from './operations/executors/update.executor';
+import { VM_OPERATION_EXECUTORS } from './operations/vm-operation-executor';
+import { VmOperationQueue } from './operations/vm-operation-queue';
+import { VmOperationRunner } from './operations/vm-operation-runner.service';
+import { InterimVmDeviceReconciler } from './repositories/interim-vm-device-reconciler';
+import { VmDeviceReconciler } from './repositories/vm-device-reconciler';
+import { VmOperationRepository } from './repositories/vm-operation.repository';
+import { VmActionService } from './services/vm-action.service';
+import { VmPullService } from './services/vm-pull.service';
+import { VmQueryService } from './services/vm-query.service';
+import { VmRecordService } from './services/vm-record.service';
+
+/** Day-2 executors; the device ones (disks, adapters) join this list. */
+const EXECUTORS = [PowerExecutor, GuestPowerExecutor, UpdateExecutor, PullExecutor];
 
 /** The VMs orders make: order validation, deploy, resize and delete, the VMs' records, their
- * REST view and power actions. */
+ * REST view, and their day-2 operations (queued per VM, run by the runner) and drift pull. */
 @Module({
   imports: [IntegrationModule],
   controllers: [OrderValidationController, VirtualMachineController],
@@ -27,7 +44,21 @@ import { VmPowerService } from './services/vm-power.service';
     VmCreationService,
     VmChangeService,
     VmViewRepository,
-    VmPowerService,
+    VmQueryService,
+    VmActionService,
+    VmRecordService,
+    VmOperationRepository,
+    VmOperationRunner,
+    VmPullService,
+    { provide: VmOperationQueue, useClass: DurableVmOperationQueue },
+    ...EXECUTORS,
+    {
+      provide: VM_OPERATION_EXECUTORS,
+      useFactory: (...executors: unknown[]) => executors,
+      inject: EXECUTORS,
+    },
+    // INTERIM until the devices work binds the real reconciler here.
+    { provide: VmDeviceReconciler, useClass: InterimVmDeviceReconciler },
     { provide: VM_PROVISIONER, useClass: Vim25VmProvisioner },
     orderSubmittedConsumer,
   ],

@@ -1,5 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { ToolsState } from '@app/contracts';
 import {
+  acquireVmrcUrl,
+  acquireWebMksTicket,
   asBoolean,
   asString,
   connectRest,
@@ -11,16 +14,21 @@ import {
   powerOnVm,
   readDatacenters,
   readVirtualMachine,
+  readVirtualMachines,
+  rebootGuestOs,
   reconfigureHardware,
   resetVm,
   RestSessionRegistry,
   retrieveFromView,
   retrieveObject,
+  shutdownGuestOs,
   suspendVm,
   VimFault,
   VimSessionRegistry,
+  waitForVmGuestState,
   type MoRef,
   type VimConnection,
+  type ToolsRunningStatus,
   type VmInfo,
 } from '@app/vim25';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
@@ -38,6 +46,22 @@ const POWER: Record<string, RuntimeState> = {
   poweredOff: 'POWERED_OFF',
   suspended: 'SUSPENDED',
 };
+
+const TOOLS: Record<ToolsRunningStatus, ToolsState> = {
+  guestToolsRunning: 'RUNNING',
+  guestToolsExecutingScripts: 'STARTING',
+  guestToolsNotRunning: 'NOT_RUNNING',
+};
+
+/** Waldur's ToolsStates for vim25's `guest.toolsRunningStatus` (unknown or absent: not running). Pure. */
+export function toolsStateOf(status: string | undefined): ToolsState {
+  return TOOLS[status as ToolsRunningStatus] ?? 'NOT_RUNNING';
+}
+
+/** Whether Tools are installed, as Waldur reads `config.tools.toolsInstallType`. Pure. */
+export function toolsInstalledOf(installType: string | undefined): boolean {
+  return installType !== undefined && installType !== '' && installType !== 'guestToolsTypeUnknown';
+}
 
 const vmRef = (moref: string): MoRef => ({ type: 'VirtualMachine', value: moref });
 
@@ -89,6 +113,8 @@ export function toRemoteVm(info: VmInfo, annotation: string): RemoteVm {
           ]
         : [],
     ),
+    toolsState: toolsStateOf(info.toolsRunningStatus),
+    toolsInstalled: toolsInstalledOf(info.toolsInstallType),
   };
 }
 
@@ -258,6 +284,56 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
       call,
     );
     return toRemoteVm(info, asString(marked?.props.get('config.annotation')) ?? '');
+  }
+
+  async readAll(connection: VcenterConnection, options: VmCallOptions): Promise<RemoteVm[]> {
+    const vim = await this.vim(connection, 'short', options);
+    const infos = await readVirtualMachines(vim, options);
+    return infos.filter((info) => !info.template).map((info) => toRemoteVm(info, ''));
+  }
+
+  async guestPower(
+    connection: VcenterConnection,
+    moref: string,
+    action: 'shutdown' | 'reboot',
+    options: VmCallOptions,
+  ): Promise<void> {
+    const call = action === 'shutdown' ? shutdownGuestOs : rebootGuestOs;
+    await call(await this.vim(connection, 'short', options), vmRef(moref), options);
+  }
+
+  async waitForGuest(
+    connection: VcenterConnection,
+    moref: string,
+    reached: (state: { runtimeState?: RuntimeState; toolsState?: ToolsState }) => boolean,
+    options: VmCallOptions,
+  ): Promise<void> {
+    await waitForVmGuestState(
+      await this.vim(connection, 'long', options),
+      vmRef(moref),
+      (state) =>
+        reached({
+          runtimeState: state.powerState === undefined ? undefined : POWER[state.powerState],
+          toolsState:
+            state.toolsRunningStatus === undefined ? undefined : toolsStateOf(state.toolsRunningStatus),
+        }),
+      options,
+    );
+  }
+
+  async consoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string> {
+    return acquireVmrcUrl(await this.vim(connection, 'short', options), vmRef(moref), options);
+  }
+
+  async webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string> {
+    const ticket = await acquireWebMksTicket(
+      await this.vim(connection, 'short', options),
+      vmRef(moref),
+      options,
+    );
+    if (ticket.url !== undefined && ticket.url !== '') return ticket.url;
+    const host = ticket.host ?? new URL(connection.url).hostname;
+    return `wss://${host}:${ticket.port ?? 443}/ticket/${encodeURIComponent(ticket.ticket)}`;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { ToolsState } from '@app/contracts';
 import type { VcenterConnection } from '../../integration/domain/vcenter-connection';
 
 /** vim25 power states in the REST spelling the marketplace shows (Waldur's RuntimeStates). */
@@ -32,6 +33,10 @@ export interface RemoteVm {
   readonly ram: number;
   readonly disks: readonly RemoteDisk[];
   readonly nics: readonly RemoteNic[];
+  /** Waldur's ToolsStates from `guest.toolsRunningStatus`. */
+  readonly toolsState: ToolsState;
+  /** False when `config.tools.toolsInstallType` is absent, empty or `guestToolsTypeUnknown`. */
+  readonly toolsInstalled: boolean;
 }
 
 /** What a Content Library deploy takes, in vCenter's ids. */
@@ -96,6 +101,29 @@ export interface VmProvisioner {
   ): Promise<RuntimeState | undefined>;
   /** The VM as it is (undefined when gone). Two round trips. */
   read(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<RemoteVm | undefined>;
+  /**
+   * Every VM of the vCenter (templates left out) with power, hardware, devices and Tools, without
+   * annotations. One property-collector round trip over a container view.
+   */
+  readAll(connection: VcenterConnection, options: VmCallOptions): Promise<RemoteVm[]>;
+  /** ShutdownGuest or RebootGuest: returns once vCenter accepted it, before the guest acted. */
+  guestPower(
+    connection: VcenterConnection,
+    moref: string,
+    action: 'shutdown' | 'reboot',
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** Follows the VM's power state and Tools through the property collector until `reached` holds. */
+  waitForGuest(
+    connection: VcenterConnection,
+    moref: string,
+    reached: (state: { runtimeState?: RuntimeState; toolsState?: ToolsState }) => boolean,
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** A VMRC URL with a clone ticket acquired now (tickets work once). One round trip. */
+  consoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
+  /** The WebMKS console URL from AcquireTicket('webmks'); vCenter's fault where it issues none. */
+  webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
 }
 
 export const VM_PROVISIONER = Symbol('VmProvisioner');
