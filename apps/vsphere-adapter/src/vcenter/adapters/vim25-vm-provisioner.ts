@@ -32,13 +32,15 @@ import {
   type VmInfo,
 } from '@app/vim25';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
+import { addDisk, addNic, extendDisk, readNetworks, removeDisk, removeNic } from '@app/vim25';
 import type { VcenterConnection } from '../../integration/domain/vcenter-connection';
-import type {
-  DeployRequest,
-  RemoteVm,
-  RuntimeState,
-  VmCallOptions,
-  VmProvisioner,
+import {
+  NetworkNotFoundError,
+  type DeployRequest,
+  type RemoteVm,
+  type RuntimeState,
+  type VmCallOptions,
+  type VmProvisioner,
 } from '../ports/vm-provisioner.port';
 
 const POWER: Record<string, RuntimeState> = {
@@ -109,6 +111,7 @@ export function toRemoteVm(info: VmInfo, annotation: string): RemoteVm {
                     ? d.backing.portgroupKey
                     : undefined,
               connected: d.connected ?? false,
+              label: d.label,
             },
           ]
         : [],
@@ -233,6 +236,73 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
       { numCPUs: change.cpu, numCoresPerSocket: change.coresPerSocket, memoryMB: change.ram },
       options,
     );
+  }
+
+  async addDisk(
+    connection: VcenterConnection,
+    moref: string,
+    sizeMiB: number,
+    options: VmCallOptions,
+  ): Promise<number> {
+    const disk = await addDisk(
+      await this.vim(connection, 'long', options),
+      vmRef(moref),
+      { capacityInKB: sizeMiB * 1024 },
+      options,
+    );
+    return disk.key;
+  }
+
+  async extendDisk(
+    connection: VcenterConnection,
+    moref: string,
+    diskKey: number,
+    sizeMiB: number,
+    options: VmCallOptions,
+  ): Promise<void> {
+    await extendDisk(
+      await this.vim(connection, 'long', options),
+      vmRef(moref),
+      diskKey,
+      sizeMiB * 1024,
+      options,
+    );
+  }
+
+  async removeDisk(
+    connection: VcenterConnection,
+    moref: string,
+    diskKey: number,
+    options: VmCallOptions,
+  ): Promise<void> {
+    await removeDisk(await this.vim(connection, 'long', options), vmRef(moref), diskKey, options);
+  }
+
+  async addNic(
+    connection: VcenterConnection,
+    moref: string,
+    network: string,
+    connected: boolean,
+    options: VmCallOptions,
+  ): Promise<number> {
+    const vim = await this.vim(connection, 'long', options);
+    // The backing needs more than the id (a distributed group's switch uuid, an opaque network's id).
+    const target = (await readNetworks(vim, options)).find((n) => n.ref.value === network);
+    if (target === undefined) throw new NetworkNotFoundError(network);
+    // TODO(lead, on merging d2-front): pass `{ connected }` as addNic's fifth argument; until then a
+    // new adapter on a running VM stays disconnected until its next power-on (vcenter8-behaviour.md).
+    void connected;
+    const nic = await addNic(vim, vmRef(moref), target, options);
+    return nic.key;
+  }
+
+  async removeNic(
+    connection: VcenterConnection,
+    moref: string,
+    nicKey: number,
+    options: VmCallOptions,
+  ): Promise<void> {
+    await removeNic(await this.vim(connection, 'long', options), vmRef(moref), nicKey, options);
   }
 
   async destroy(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<boolean> {

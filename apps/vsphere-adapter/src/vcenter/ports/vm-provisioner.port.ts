@@ -17,6 +17,8 @@ export interface RemoteNic {
   /** The network's managed object id (standard port groups; distributed ones give the port group key). */
   readonly network?: string;
   readonly connected: boolean;
+  /** vCenter's label ("Network adapter 2"): the name of a row made for an adapter added in vCenter. */
+  readonly label?: string;
 }
 
 /** A VM as vCenter has it now. */
@@ -91,6 +93,50 @@ export interface VmProvisioner {
     change: { cpu?: number; coresPerSocket?: number; ram?: number },
     options: VmCallOptions,
   ): Promise<void>;
+  /**
+   * Adds a thin disk of `sizeMiB` next to the VM's files (ReconfigVM_Task, fileOperation=create)
+   * and returns its device key, found by key diff. Two device reads and the task.
+   */
+  addDisk(
+    connection: VcenterConnection,
+    moref: string,
+    sizeMiB: number,
+    options: VmCallOptions,
+  ): Promise<number>;
+  /** Grows the disk with key `diskKey` to `sizeMiB` (ReconfigVM_Task edit). Two reads and the task. */
+  extendDisk(
+    connection: VcenterConnection,
+    moref: string,
+    diskKey: number,
+    sizeMiB: number,
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** Removes the disk and deletes its file (ReconfigVM_Task remove, fileOperation=destroy). */
+  removeDisk(
+    connection: VcenterConnection,
+    moref: string,
+    diskKey: number,
+    options: VmCallOptions,
+  ): Promise<void>;
+  /**
+   * Adds a VMXNET3 adapter on the network with managed object id `network` (its backing read from
+   * vCenter: standard, distributed or opaque), connected now when `connected`, and returns its key,
+   * found by key diff and backing. Throws NetworkNotFoundError when vCenter has no such network.
+   */
+  addNic(
+    connection: VcenterConnection,
+    moref: string,
+    network: string,
+    connected: boolean,
+    options: VmCallOptions,
+  ): Promise<number>;
+  /** Removes the adapter with key `nicKey` (ReconfigVM_Task remove). */
+  removeNic(
+    connection: VcenterConnection,
+    moref: string,
+    nicKey: number,
+    options: VmCallOptions,
+  ): Promise<void>;
   /** Destroy_Task, waited for; false when the VM was already gone. */
   destroy(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<boolean>;
   /** The VM's power state (undefined when gone). One property-collector round trip. */
@@ -124,6 +170,14 @@ export interface VmProvisioner {
   consoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
   /** The WebMKS console URL from AcquireTicket('webmks'); vCenter's fault where it issues none. */
   webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
+}
+
+/** The network an adapter was to be added on is not in vCenter (any more). */
+export class NetworkNotFoundError extends Error {
+  override readonly name = 'NetworkNotFoundError';
+  constructor(network: string) {
+    super(`The network ${network} does not exist in vCenter.`);
+  }
 }
 
 export const VM_PROVISIONER = Symbol('VmProvisioner');
