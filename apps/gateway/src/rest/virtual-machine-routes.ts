@@ -1,9 +1,9 @@
 import {
   POWER_ACTIONS,
-  powerOperationViewSchema,
+  vmOperationViewSchema,
   VM_GET,
   VM_LIST,
-  VM_POWER_OPERATIONS,
+  VM_ACTION_OPERATIONS,
   virtualMachineViewSchema,
   type VirtualMachineView,
 } from '@app/contracts';
@@ -28,7 +28,7 @@ const vm: Presenter<VirtualMachineView> = {
   present: presentVm,
 };
 
-const operation: Presenter<object> = { schema: powerOperationViewSchema, present: (view) => view };
+const operation: Presenter<object> = { schema: vmOperationViewSchema, present: (view) => view };
 
 /** The VMs orders made (Waldur's `vmware-virtual-machine`) and their power actions: the adapter answers. */
 export const VIRTUAL_MACHINE_ROUTES: readonly ApiRoute[] = [
@@ -54,7 +54,7 @@ export const VIRTUAL_MACHINE_ROUTES: readonly ApiRoute[] = [
     route(
       'post',
       `${base}{uuid}/${action}/`,
-      VM_POWER_OPERATIONS[action],
+      VM_ACTION_OPERATIONS[action],
       {
         operationId: `vmware_virtual_machine_${action}`,
         summary: `Power action ${action} (409 with the reason when the VM's state does not allow it)`,

@@ -1,3 +1,4 @@
+import type { ToolsState } from '@app/contracts';
 import type { VcenterConnection } from '../../integration/domain/vcenter-connection';
 
 /** vim25 power states in the REST spelling the marketplace shows (Waldur's RuntimeStates). */
@@ -34,6 +35,10 @@ export interface RemoteVm {
   readonly ram: number;
   readonly disks: readonly RemoteDisk[];
   readonly nics: readonly RemoteNic[];
+  /** Waldur's ToolsStates from `guest.toolsRunningStatus`. */
+  readonly toolsState: ToolsState;
+  /** False when `config.tools.toolsInstallType` is absent, empty or `guestToolsTypeUnknown`. */
+  readonly toolsInstalled: boolean;
 }
 
 /** What a Content Library deploy takes, in vCenter's ids. */
@@ -116,7 +121,7 @@ export interface VmProvisioner {
   /**
    * Adds a VMXNET3 adapter on the network with managed object id `network` (its backing read from
    * vCenter: standard, distributed or opaque), connected now when `connected`, and returns its key,
-   * found by key diff and backing. Throws NetworkNotFoundError when vCenter has no such network.
+   * found by key diff and backing. Throws DeviceChangeImpossible when vCenter has no such network.
    */
   addNic(
     connection: VcenterConnection,
@@ -142,14 +147,38 @@ export interface VmProvisioner {
   ): Promise<RuntimeState | undefined>;
   /** The VM as it is (undefined when gone). Two round trips. */
   read(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<RemoteVm | undefined>;
+  /**
+   * Every VM of the vCenter (templates left out) with power, hardware, devices and Tools, without
+   * annotations. One property-collector round trip over a container view.
+   */
+  readAll(connection: VcenterConnection, options: VmCallOptions): Promise<RemoteVm[]>;
+  /** ShutdownGuest or RebootGuest: returns once vCenter accepted it, before the guest acted. */
+  guestPower(
+    connection: VcenterConnection,
+    moref: string,
+    action: 'shutdown' | 'reboot',
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** Follows the VM's power state and Tools through the property collector until `reached` holds. */
+  waitForGuest(
+    connection: VcenterConnection,
+    moref: string,
+    reached: (state: { runtimeState?: RuntimeState; toolsState?: ToolsState }) => boolean,
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** A VMRC URL with a clone ticket acquired now (tickets work once). One round trip. */
+  consoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
+  /** The WebMKS console URL from AcquireTicket('webmks'); vCenter's fault where it issues none. */
+  webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
 }
 
-/** The network an adapter was to be added on is not in vCenter (any more). */
-export class NetworkNotFoundError extends Error {
-  override readonly name = 'NetworkNotFoundError';
-  constructor(network: string) {
-    super(`The network ${network} does not exist in vCenter.`);
-  }
+/**
+ * vCenter's state rules a device change out, found before or right after its task (no free SCSI
+ * unit, the network gone, ten adapters, the new device not told apart): the operation fails with
+ * this message on the disk or adapter, as a fault of vCenter's would.
+ */
+export class DeviceChangeImpossible extends Error {
+  override readonly name = 'DeviceChangeImpossible';
 }
 
 export const VM_PROVISIONER = Symbol('VmProvisioner');
