@@ -18,7 +18,7 @@ import {
 } from './support/device-requests';
 import { assignForExistingVms, orderVm } from './support/device-suite';
 import { inventoryOf, type Listed } from './support/order-fixture';
-import { ask, dataOf, member, saveAndSettle, staff } from './support/requests';
+import { ask, member, saveAndSettle, staff } from './support/requests';
 
 jest.setTimeout(120_000);
 
