@@ -39,16 +39,15 @@ export async function operationEnded(
   dataSource: DataSource,
   uuid: string,
 ): Promise<{ state: string; error_message: string }> {
-  return eventually(
-    async () =>
-      (
-        (await dataSource.query(
-          `SELECT "state", "error_message" FROM "vsphere"."vm_operations" WHERE "uuid" = $1`,
-          [uuid],
-        )) as { state: string; error_message: string }[]
-      )[0],
-    (row) => row !== undefined && (row.state === 'done' || row.state === 'erred'),
-  );
+  const read = async (): Promise<{ state: string; error_message: string } | undefined> => {
+    const rows: { state: string; error_message: string }[] = await dataSource.query(
+      `SELECT "state", "error_message" FROM "vsphere"."vm_operations" WHERE "uuid" = $1`,
+      [uuid],
+    );
+    return rows[0];
+  };
+  const row = await eventually(read, (r) => r !== undefined && (r.state === 'done' || r.state === 'erred'));
+  return row!;
 }
 
 /** The operation a create request queued for the device. */
