@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { powerOffVm, powerOnVm, readVirtualMachine, readVmFolders, type MoRef } from '@app/vim25';
+import {
+  destroyVm,
+  markTemplateAsVm,
+  markVmAsTemplate,
+  powerOffVm,
+  powerOnVm,
+  readVirtualMachine,
+  readVmFolders,
+  type MoRef,
+} from '@app/vim25';
 import type { Envelope, RequestReply, VmChanged, VmOperationView } from '@app/contracts';
 import { readEnvelopes } from '../../../test/support/stream-reader';
 import type { TestDatabase } from '../../../test/support/test-database';
@@ -262,11 +271,18 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
     expect((await ended(crashed)).claimed_by).not.toBe('crashed-instance');
     expect(await power()).toBe('poweredOff');
 
+    // A disk the crashed instance was creating: its row has no device key yet.
+    const diskRow = randomUUID();
+    await adapter.runtime.dataSource.query(
+      `INSERT INTO "vsphere"."vm_disks" ("uuid", "vm_uuid", "device_key", "size", "name", "state")
+       VALUES ($1, $2, NULL, 1024, 'New disk', 'CREATING')`,
+      [diskRow, vm.uuid],
+    );
     const disk = randomUUID();
     await adapter.runtime.dataSource.query(
-      `INSERT INTO "vsphere"."vm_operations" ("uuid", "vm_uuid", "kind", "state", "claimed_by", "started", "lease_until")
-       VALUES ($1, $2, 'create_disk', 'running', 'crashed-instance', now() - interval '5 minutes', now() - interval '1 minute')`,
-      [disk, vm.uuid],
+      `INSERT INTO "vsphere"."vm_operations" ("uuid", "vm_uuid", "kind", "disk_uuid", "state", "claimed_by", "started", "lease_until")
+       VALUES ($1, $2, 'create_disk', $3, 'running', 'crashed-instance', now() - interval '5 minutes', now() - interval '1 minute')`,
+      [disk, vm.uuid, diskRow],
     );
     expect(await ended(disk)).toEqual({
       state: 'erred',
@@ -278,6 +294,50 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
       [vm.uuid],
     );
     expect(await ended(pull.uuid)).toMatchObject({ state: 'done' });
-    await changeWhere((e) => e.operation?.uuid === disk && e.operation.state === 'erred');
+    const change = await changeWhere((e) => e.operation?.uuid === disk && e.operation.state === 'erred');
+    // The message stays on the disk; the VM itself is fine.
+    expect(change.vm.disks.find((d) => d.uuid === diskRow)).toMatchObject({
+      state: 'ERRED',
+      error_message: TAKEN_OVER,
+      backend_id: '',
+    });
+    expect(await recorded()).toMatchObject({ state: 'OK' });
+  });
+
+  it("ends an operation vCenter refuses as erred with vCenter's message on the VM (ERRED); the next success clears it", async () => {
+    expect(await power()).toBe('poweredOff');
+    const before = (await readVirtualMachine(library.connection, ref))!;
+    await markVmAsTemplate(library.connection, ref);
+    const refused = dataOf(await request<VmOperationView>('vsphere.vm.start'));
+    const erred = await ended(refused.uuid);
+    expect(erred.state).toBe('erred');
+    expect(erred.error_message).toMatch(/template/i);
+    const change = await changeWhere(
+      (e) => e.operation?.uuid === refused.uuid && e.operation.state === 'erred',
+    );
+    expect(change.vm).toMatchObject({ state: 'ERRED', error_message: erred.error_message });
+    expect(change.operation?.error_message).toBe(erred.error_message);
+
+    await markTemplateAsVm(library.connection, ref, before.resourcePool!, before.host);
+    const started = dataOf(await request<VmOperationView>('vsphere.vm.start'));
+    expect(await ended(started.uuid)).toMatchObject({ state: 'done' });
+    expect(await power()).toBe('poweredOn');
+    expect(await recorded()).toMatchObject({ state: 'OK', runtime_state: 'POWERED_ON' });
+  });
+
+  it('marks a VM deleted directly in vcsim ERRED with the reason, by the periodic pull and by the pull action', async () => {
+    await powerOffVm(library.connection, ref);
+    await destroyVm(library.connection, ref);
+    const drift = await changeWhere(
+      (e) =>
+        e.operation === null && e.vm.error_message === 'The virtual machine no longer exists in vCenter.',
+    );
+    expect(drift.vm.state).toBe('ERRED');
+    const pulled = dataOf(await request<VmOperationView>('vsphere.vm.pull'));
+    expect(await ended(pulled.uuid)).toMatchObject({
+      state: 'erred',
+      error_message: 'The virtual machine no longer exists in vCenter.',
+    });
+    expect(await recorded()).toMatchObject({ state: 'ERRED' });
   });
 });

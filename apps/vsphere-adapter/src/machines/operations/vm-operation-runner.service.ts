@@ -24,7 +24,7 @@ import {
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VmOperationRepository, type ClaimedOperation } from '../repositories/vm-operation.repository';
 import { VmRecordService, type FailureTarget } from '../services/vm-record.service';
-import { VmGone } from './vm-gone';
+import { GuestTimedOut, VmGone } from './operation-failures';
 import {
   OperationRefused,
   VM_OPERATION_EXECUTORS,
@@ -52,6 +52,7 @@ interface Executed {
 /** What vCenter (or reaching it) refused: ends the operation erred with the message. Anything else is ours. */
 function isVcenterFailure(error: unknown): boolean {
   return (
+    error instanceof GuestTimedOut ||
     error instanceof VimFault ||
     error instanceof DeviceChangeImpossible ||
     error instanceof VapiError ||
@@ -146,12 +147,6 @@ export class VmOperationRunner implements OnApplicationBootstrap, BeforeApplicat
           this.wake();
         }
       });
-  }
-
-  /** Resolves when this instance runs no operation (tests). */
-  async idle(): Promise<void> {
-    while (this.pumping !== null || this.running.size > 0)
-      await Promise.allSettled([this.pumping, ...this.running.values()]);
   }
 
   private async pump(): Promise<void> {

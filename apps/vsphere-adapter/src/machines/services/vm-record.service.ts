@@ -97,7 +97,7 @@ export class VmRecordService {
     const before = await this.vms.lock(tx, rowUuid);
     if (before === null) return false;
     if (target.kind === 'vm') {
-      const unchanged = before.state === 'ERRED' && operation === null;
+      const unchanged = before.state === 'ERRED' && before.errorMessage === message && operation === null;
       await this.vms.setState(tx, rowUuid, 'ERRED', message);
       if (unchanged) return false;
     } else {
