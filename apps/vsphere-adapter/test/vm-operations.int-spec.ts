@@ -271,11 +271,18 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
     expect((await ended(crashed)).claimed_by).not.toBe('crashed-instance');
     expect(await power()).toBe('poweredOff');
 
+    // A disk the crashed instance was creating: its row has no device key yet.
+    const diskRow = randomUUID();
+    await adapter.runtime.dataSource.query(
+      `INSERT INTO "vsphere"."vm_disks" ("uuid", "vm_uuid", "device_key", "size", "name", "state")
+       VALUES ($1, $2, NULL, 1024, 'New disk', 'CREATING')`,
+      [diskRow, vm.uuid],
+    );
     const disk = randomUUID();
     await adapter.runtime.dataSource.query(
-      `INSERT INTO "vsphere"."vm_operations" ("uuid", "vm_uuid", "kind", "state", "claimed_by", "started", "lease_until")
-       VALUES ($1, $2, 'create_disk', 'running', 'crashed-instance', now() - interval '5 minutes', now() - interval '1 minute')`,
-      [disk, vm.uuid],
+      `INSERT INTO "vsphere"."vm_operations" ("uuid", "vm_uuid", "kind", "disk_uuid", "state", "claimed_by", "started", "lease_until")
+       VALUES ($1, $2, 'create_disk', $3, 'running', 'crashed-instance', now() - interval '5 minutes', now() - interval '1 minute')`,
+      [disk, vm.uuid, diskRow],
     );
     expect(await ended(disk)).toEqual({
       state: 'erred',
@@ -287,7 +294,14 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
       [vm.uuid],
     );
     expect(await ended(pull.uuid)).toMatchObject({ state: 'done' });
-    await changeWhere((e) => e.operation?.uuid === disk && e.operation.state === 'erred');
+    const change = await changeWhere((e) => e.operation?.uuid === disk && e.operation.state === 'erred');
+    // The message stays on the disk; the VM itself is fine.
+    expect(change.vm.disks.find((d) => d.uuid === diskRow)).toMatchObject({
+      state: 'ERRED',
+      error_message: TAKEN_OVER,
+      backend_id: '',
+    });
+    expect(await recorded()).toMatchObject({ state: 'OK' });
   });
 
   it("ends an operation vCenter refuses as erred with vCenter's message on the VM (ERRED); the next success clears it", async () => {

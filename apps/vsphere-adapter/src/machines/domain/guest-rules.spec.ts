@@ -1,4 +1,4 @@
-import { guestRefusal, TOOLS_NOT_RUNNING, updateRefusal, webConsoleRefusal } from './guest-rules';
+import { guestRefusal, rebootSeen, TOOLS_NOT_RUNNING, updateRefusal, webConsoleRefusal } from './guest-rules';
 
 describe('guest, update and web console rules', () => {
   it('lets a guest shut down only powered on with Tools running, with Waldur message otherwise', () => {
@@ -15,5 +15,13 @@ describe('guest, update and web console rules', () => {
     );
     expect(webConsoleRefusal('POWERED_ON')).toBeNull();
     expect(webConsoleRefusal('POWERED_OFF')).toContain('it is POWERED_OFF');
+  });
+
+  it('sees a reboot done only when Tools went down and came up again', () => {
+    const seen = rebootSeen();
+    expect(seen({ toolsState: 'RUNNING' })).toBe(false);
+    expect(seen({ toolsState: 'NOT_RUNNING' })).toBe(false);
+    expect(seen({ toolsState: 'STARTING' })).toBe(false);
+    expect(seen({ toolsState: 'RUNNING' })).toBe(true);
   });
 });

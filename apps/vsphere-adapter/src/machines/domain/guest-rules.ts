@@ -24,3 +24,15 @@ export function webConsoleRefusal(state: VmRuntimeState): string | null {
     ? null
     : `The virtual machine must be POWERED_ON for a web console; it is ${state}.`;
 }
+
+/**
+ * A judge of a guest reboot's progress, fed the VM's states in order: done once Tools went down and
+ * came up again (the guest restarted), as Waldur polls it. Pure apart from its own memory.
+ */
+export function rebootSeen(): (state: { toolsState?: ToolsState }) => boolean {
+  let wentDown = false;
+  return (state) => {
+    if (state.toolsState === 'NOT_RUNNING') wentDown = true;
+    return wentDown && state.toolsState === 'RUNNING';
+  };
+}

@@ -177,12 +177,17 @@ export class VmViewRepository {
   }
 
   /** Locks the VM's row until the transaction ends; its runtime state, or null when it is gone. */
-  async lock(tx: Tx, rowUuid: string): Promise<{ runtimeState: VmRuntimeState; state: VmState } | null> {
-    const rows: { runtime_state: VmRuntimeState; state: VmState }[] = await tx.query(
-      `SELECT "runtime_state", "state" FROM "vsphere"."virtual_machines" WHERE "uuid" = $1 FOR UPDATE`,
+  async lock(
+    tx: Tx,
+    rowUuid: string,
+  ): Promise<{ runtimeState: VmRuntimeState; state: VmState; errorMessage: string } | null> {
+    const rows: { runtime_state: VmRuntimeState; state: VmState; error_message: string }[] = await tx.query(
+      `SELECT "runtime_state", "state", "error_message" FROM "vsphere"."virtual_machines" WHERE "uuid" = $1
+       FOR UPDATE`,
       [rowUuid],
     );
-    return rows.length === 0 ? null : { runtimeState: rows[0].runtime_state, state: rows[0].state };
+    if (rows.length === 0) return null;
+    return { runtimeState: rows[0].runtime_state, state: rows[0].state, errorMessage: rows[0].error_message };
   }
 
   /** Sets Waldur's state and error message of the VM (UPDATING, ERRED with vCenter's message). */

@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { VmOperationKind } from '@app/contracts';
 import { CONFIG, type VsphereAdapterConfig } from '../../../config/vsphere-adapter.config';
 import { VM_PROVISIONER, type VmProvisioner } from '../../../vcenter/ports/vm-provisioner.port';
-import { guestRefusal } from '../../domain/guest-rules';
-import { VmGone } from '../vm-gone';
+import { guestRefusal, rebootSeen } from '../../domain/guest-rules';
+import { VimTransportError } from '@app/vim25';
+import { GuestTimedOut, VmGone } from '../operation-failures';
 import {
   OperationRefused,
   type OperationContext,
@@ -36,25 +37,16 @@ export class GuestPowerExecutor implements VmOperationExecutor {
     const timeoutMs = this.config.VSPHERE_GUEST_POWER_TIMEOUT_MS;
     const wait = { signal: AbortSignal.any([long.signal, AbortSignal.timeout(timeoutMs)]), timeoutMs };
     await this.vcenter.guestPower(connection, operation.moref, shutdown ? 'shutdown' : 'reboot', short);
-    if (shutdown) {
-      await this.vcenter.waitForGuest(
-        connection,
-        operation.moref,
-        (s) => s.runtimeState === 'POWERED_OFF',
-        wait,
-      );
-      return {};
+    const reached = shutdown
+      ? (s: { runtimeState?: string }) => s.runtimeState === 'POWERED_OFF'
+      : rebootSeen();
+    try {
+      await this.vcenter.waitForGuest(connection, operation.moref, reached, wait);
+    } catch (error) {
+      if (error instanceof VimTransportError && error.kind === 'timeout' && !long.signal.aborted)
+        throw new GuestTimedOut(operation.kind as 'shutdown_guest' | 'reboot_guest', timeoutMs);
+      throw error;
     }
-    let wentDown = false;
-    await this.vcenter.waitForGuest(
-      connection,
-      operation.moref,
-      (s) => {
-        if (s.toolsState === 'NOT_RUNNING') wentDown = true;
-        return wentDown && s.toolsState === 'RUNNING';
-      },
-      wait,
-    );
     return {};
   }
 }

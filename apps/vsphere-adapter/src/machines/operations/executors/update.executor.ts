@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { VmOperationKind } from '@app/contracts';
 import { VM_PROVISIONER, type VmProvisioner } from '../../../vcenter/ports/vm-provisioner.port';
 import { updateRefusal } from '../../domain/guest-rules';
-import { VmGone } from '../vm-gone';
+import { VmGone } from '../operation-failures';
 import {
   OperationRefused,
   type OperationContext,
