@@ -166,6 +166,17 @@ describe('vcsim front /sdk: hardware changes as vCenter 8 allows them', () => {
     expect(bare[0]).toMatchObject({ connected: false, raw: { connectable: { startConnected: 'true' } } });
   });
 
+  it('connects the adapters set to connect at power-on when the VM is powered on, as vCenter does', async () => {
+    const vm = await fresh();
+    await powerOnVm(s.ctx, vm);
+    const nic = await addNic(s.ctx, vm, vmNetwork);
+    expect(nic.connected).toBe(false);
+    await powerOffVm(s.ctx, vm);
+    await powerOnVm(s.ctx, vm);
+    const after = (await readVmDevices(s.ctx, vm)).find((d) => d.key === nic.key);
+    expect(after).toMatchObject({ kind: 'nic', connected: true });
+  });
+
   it('adds a disk on an NVMe controller when the VM has no SCSI controller', async () => {
     const vm = await fresh();
     await makeNvmeOnlyVm(s.ctx, vm);

@@ -1,5 +1,7 @@
 import {
+  asBoolean,
   asObject,
+  pathOf,
   readVmDevices,
   runTask,
   vmObject,
@@ -26,9 +28,32 @@ export async function disconnectNewNics(
     .sort((a, b) => a.key - b.key);
   const edits = added.filter((nic, i) => wanted[i] === false && nic.kind === 'nic' && nic.connected === true);
   if (edits.length === 0) return;
-  const deviceChange = edits.map((nic) => ({
+  await setConnected(ctx, vm, edits, false);
+}
+
+/**
+ * After a powered-off VM was powered on: its adapters marked `startConnected` but not connected
+ * are connected, as vCenter connects them at power-on (vcsim leaves `connected` as it was).
+ */
+export async function connectAtPowerOn(ctx: VimContext, vm: MoRef): Promise<void> {
+  const waiting = (await readVmDevices(ctx, vm)).filter(
+    (d) =>
+      d.kind === 'nic' &&
+      d.connected !== true &&
+      asBoolean(pathOf(d.raw, 'connectable.startConnected')) === true,
+  );
+  if (waiting.length > 0) await setConnected(ctx, vm, waiting, true);
+}
+
+async function setConnected(
+  ctx: VimContext,
+  vm: MoRef,
+  nics: readonly VmDevice[],
+  connected: boolean,
+): Promise<void> {
+  const deviceChange = nics.map((nic) => ({
     operation: 'edit',
-    device: { ...nic.raw, connectable: { ...asObject(nic.raw.connectable), connected: false } },
+    device: { ...nic.raw, connectable: { ...asObject(nic.raw.connectable), connected } },
   }));
   await runTask(ctx, (o) => vmObject(ctx, vm).reconfigure({ deviceChange }, o));
 }

@@ -13,7 +13,7 @@ import {
   type VimConnection,
   type VmDevice,
 } from '@app/vim25';
-import { disconnectNewNics } from './nic-connection-fixup';
+import { connectAtPowerOn, disconnectNewNics } from './nic-connection-fixup';
 import { isVmTask, readSdkCall, type SdkCall } from './sdk-request';
 import { guestOperationRefusal, nicAddsConnected, reconfigureRefusal, taskInProgress } from './sdk-rules';
 import type { SdkProxy } from './sdk-proxy';
@@ -40,7 +40,8 @@ async function readAll(stream: IncomingMessage): Promise<Buffer> {
  * `/sdk` with vCenter 8's refusals: the call is read from the (small) POST body; a VM task while
  * another is in flight on that VM, a hot change vCenter does not allow on a running VM, a guest
  * shutdown or reboot without Tools (or not powered on) are answered with vCenter's fault; an
- * adapter vcsim connects on a running VM is disconnected as vCenter leaves it. Everything else
+ * adapter vcsim connects on a running VM is disconnected as vCenter leaves it, and adapters set to
+ * connect at power-on are connected when the VM is powered on from off. Everything else
  * goes to vcsim unchanged. See README.md.
  */
 export class SdkInterceptor {
@@ -128,12 +129,16 @@ export class SdkInterceptor {
         if (state?.powerState === 'poweredOn' && wanted.includes(false))
           fixNics = { before: await readVmDevices(await this.deps.soap(), vm), wanted };
       }
+      const fromOff =
+        call.method === 'PowerOnVM_Task' && (await this.ruleState(vm))?.powerState === 'poweredOff';
       const reply = await this.deps.proxy.send(req, body);
       const answer = await readAll(reply);
       const task = reply.statusCode === 200 ? this.taskOf(call.method, answer) : undefined;
       entry.task = task;
       if (fixNics !== undefined && task !== undefined && (await this.succeeded(task)))
         await disconnectNewNics(await this.deps.soap(), vm, fixNics.before, fixNics.wanted);
+      if (fromOff && task !== undefined && (await this.succeeded(task)))
+        await connectAtPowerOn(await this.deps.soap(), vm);
       const delay = this.deps.vmTaskAnswerDelayMs();
       if (delay > 0) await sleep(delay);
       res.writeHead(reply.statusCode ?? 502, reply.rawHeaders).end(answer);
