@@ -1,78 +1,79 @@
 import { randomUUID } from 'node:crypto';
-import { addDisk, readVirtualMachine, removeDisk, type MoRef, type VmInfo } from '@app/vim25';
-import type { DiskView, PortView, RequestReply, VmOperationView } from '@app/contracts';
-import { OperationRefused } from '../src/machines/operations/vm-operation-executor';
-import { PlacementRepository } from '../src/machines/repositories/placement.repository';
-import { VirtualMachineRepository } from '../src/machines/repositories/virtual-machine.repository';
-import type { VmDevicesService } from '../src/machines/services/vm-devices.service';
-import { UnitOfWork } from '../src/repositories/unit-of-work';
-import { VcenterAccessService } from '../src/integration/services/vcenter-access.service';
-import { VM_PROVISIONER, type VmProvisioner } from '../src/vcenter/ports/vm-provisioner.port';
-import { startAdapterSuite, stopAdapterSuite, type AdapterSuite } from './support/adapter-suite';
-import { devicesService, runOperation } from './support/device-operations';
 import {
-  assign,
-  envelopeOf,
-  inventoryOf,
-  orderSubmitted,
-  publishOrder,
-  validate,
-  vmsOfOrder,
-  waitForAnswer,
-  type Listed,
-} from './support/order-fixture';
-import { ask, dataOf, member, saveAndSettle, staff } from './support/requests';
+  addDisk,
+  DeviceResolutionError,
+  readVirtualMachine,
+  removeDisk,
+  type MoRef,
+  type VmInfo,
+} from '@app/vim25';
+import type { DiskView, PortView } from '@app/contracts';
+import { startAdapterSuite, stopAdapterSuite, type AdapterSuite } from './support/adapter-suite';
+import {
+  answered,
+  deviceRequests,
+  eventually,
+  operationEnded,
+  operationOfDevice,
+} from './support/device-requests';
+import { assignForExistingVms, orderVm } from './support/device-suite';
+import { inventoryOf, type Listed } from './support/order-fixture';
+import { ask, member, saveAndSettle, staff } from './support/requests';
 
 jest.setTimeout(120_000);
 
-describe('disks and network adapters of a VM in vcsim: requests, rows kept by key, executors', () => {
+type LiveDisk = Extract<VmInfo['devices'][number], { kind: 'disk' }>;
+
+describe('disks and network adapters of a VM in vcsim: requests, the queued operations, rows kept by key', () => {
   let suite: AdapterSuite;
-  let service: VmDevicesService;
   const offering = randomUUID();
   const customer = randomUUID();
-  const owner = member(customer);
-  let inv: Awaited<ReturnType<typeof inventoryOf>>;
   let forNewVms: Listed;
   let forExisting: Listed;
   let vmUuid: string;
   let vmRow: string;
   let vm: MoRef;
+  let owner: ReturnType<typeof deviceRequests>;
+  let stranger: ReturnType<typeof deviceRequests>;
 
   const sql = <T>(query: string, params: unknown[] = []): Promise<T[]> =>
     suite.adapter.runtime.dataSource.query(query, params);
+  const ended = (uuid: string) => operationEnded(suite.adapter.runtime.dataSource, uuid);
   const live = async (): Promise<VmInfo> => (await readVirtualMachine(suite.library.connection, vm))!;
   const liveDisk = async (key: number) =>
-    (await live()).devices.find((d) => d.kind === 'disk' && d.key === key) as
-      Extract<VmInfo['devices'][number], { kind: 'disk' }> | undefined;
+    (await live()).devices.find((d): d is LiveDisk => d.kind === 'disk' && d.key === key);
   const diskRows = () =>
     sql<{ uuid: string; device_key: number | null; size: string; name: string; state: string }>(
       `SELECT "uuid", "device_key", "size", "name", "state" FROM "vsphere"."vm_disks" WHERE "vm_uuid" = $1
-       ORDER BY "device_key" NULLS LAST`,
+       ORDER BY "created", "uuid"`,
       [vmRow],
     );
-  const operationOf = (reply: RequestReply<VmOperationView | null>) => dataOf(reply)!;
-
-  /** Reads the VM back and records it, as a resize's read-back does. */
-  const refresh = async () => {
-    const app = suite.adapter.app;
-    const access = await app.get(VcenterAccessService, { strict: false }).forOffering(offering);
-    const options = { signal: AbortSignal.timeout(30_000), timeoutMs: 30_000 };
-    const remote = await app
-      .get<VmProvisioner>(VM_PROVISIONER, { strict: false })
-      .read(await access!.connection(), vm.value, options);
-    const networks = await app.get(PlacementRepository, { strict: false }).networksByBackendId(offering);
-    await app
-      .get(UnitOfWork, { strict: false })
-      .run((tx) =>
-        app.get(VirtualMachineRepository, { strict: false }).refresh(tx, vmRow, remote!, networks),
-      );
+  /** A pull through the queue: vCenter's VM read back and recorded. */
+  const pull = async () => {
+    const op = answered(
+      await ask<{ uuid: string }>(suite.client, 'vsphere.vm.pull', {
+        caller: staff(),
+        params: { uuid: vmUuid },
+        query: {},
+        body: {},
+      }),
+    );
+    expect(await ended(op.uuid)).toMatchObject({ state: 'done' });
+  };
+  /** A disk created through the request and its operation, as it is once that ended. */
+  const createdDisk = async (size: number): Promise<DiskView> => {
+    const disk = answered(await owner.createDisk(size));
+    expect(await ended(await operationOfDevice(suite.adapter.runtime.dataSource, disk.uuid))).toMatchObject({
+      state: 'done',
+    });
+    return answered(await owner.disk(disk.uuid));
   };
 
   beforeAll(async () => {
     suite = await startAdapterSuite({
       database: 'adapter_vm_devices',
       namespace: 'adaptervmdevices',
-      env: { VSPHERE_DEPLOY_TIMEOUT_MS: '60000' },
+      env: { VSPHERE_DEPLOY_TIMEOUT_MS: '60000', VSPHERE_OPERATION_POLL_MS: '500' },
     });
     await suite.library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 1024 });
     await saveAndSettle(suite.client, offering, {
@@ -83,80 +84,56 @@ describe('disks and network adapters of a VM in vcsim: requests, rows kept by ke
       max_disk: 4096,
       max_disk_total: 8192,
     });
-    inv = await inventoryOf(suite.client, offering);
+    const inv = await inventoryOf(suite.client, offering);
     forNewVms = inv.networks.get('DC0_DVPG0')!;
     forExisting = inv.networks.get('VM Network')!;
-    await assign(suite.client, 'networks', customer, forNewVms.uuid);
-    dataOf(
-      await ask(suite.client, 'vsphere.assignments.existing-vm-networks.add', {
-        caller: staff(),
-        params: {},
-        query: {},
-        body: { customer, network: forExisting.uuid },
-      }),
-    );
-    const validated = dataOf(
-      await validate(suite.client, {
-        offering_uuid: offering,
-        customer_uuid: customer,
-        attributes: {
-          name: 'devices-1',
-          template: inv.templates.get('Ubuntu-22.04')!.uuid,
-          networks: [{ url: `/api/vmware-networks/${forNewVms.uuid}/` }],
-        },
-        limits: { cpu: 1, ram: 1024 },
-      }),
-    );
-    const order = orderSubmitted({ offeringUuid: offering, customerUuid: customer, ...validated });
-    await publishOrder(suite.nats, envelopeOf(order));
-    expect((await waitForAnswer(suite.nats, order.orderUuid)).type).toBe('OrderDone');
-    const [info] = await vmsOfOrder(suite.library.connection, order.orderUuid);
-    vm = info.ref;
-    vmUuid = info.instanceUuid!;
-    [{ uuid: vmRow }] = await sql<{ uuid: string }>(
-      `SELECT "uuid" FROM "vsphere"."virtual_machines" WHERE "backend_uuid" = $1`,
-      [vmUuid],
-    );
-    service = devicesService(suite.adapter);
+    await assignForExistingVms(suite, customer, forExisting);
+    ({
+      vmUuid,
+      ref: vm,
+      rowUuid: vmRow,
+    } = await orderVm(suite, {
+      offering,
+      customer,
+      name: 'devices-1',
+      template: inv.templates.get('Ubuntu-22.04')!,
+      network: forNewVms,
+    }));
+    owner = deviceRequests(suite.client, member(customer), vmUuid);
+    stranger = deviceRequests(suite.client, member(randomUUID()), vmUuid);
   });
 
   afterAll(() => stopAdapterSuite(suite ?? {}));
 
-  describe('rows kept by device key', () => {
-    it('keeps every row (uuid, name, created) through a read-back, and records a disk added in vCenter as a new OK row', async () => {
-      const before = await diskRows();
-      expect(before.length).toBeGreaterThan(0);
-      await refresh();
-      expect(await diskRows()).toEqual(before);
-      const added = await addDisk(suite.library.connection, vm, { capacityInKB: 1024 * 1024 });
-      await refresh();
-      const after = await diskRows();
-      expect(after.filter((r) => r.device_key !== added.key)).toEqual(before);
-      expect(after.find((r) => r.device_key === added.key)).toMatchObject({
-        size: '1024',
-        name: added.label,
-        state: 'OK',
-      });
-      await removeDisk(suite.library.connection, vm, added.key);
-      await refresh();
-      expect(await diskRows()).toEqual(before);
+  it('keeps every row (uuid, name, created) through read-backs, and records a disk added in vCenter as an OK row named by its label', async () => {
+    const before = await diskRows();
+    expect(before.length).toBeGreaterThan(0);
+    await pull();
+    expect(await diskRows()).toEqual(before);
+    const added = await addDisk(suite.library.connection, vm, { capacityInKB: 1024 * 1024 });
+    await pull();
+    const after = await diskRows();
+    expect(after.filter((r) => r.device_key !== added.key)).toEqual(before);
+    expect(after.find((r) => r.device_key === added.key)).toMatchObject({
+      size: '1024',
+      name: added.label,
+      state: 'OK',
     });
+    await removeDisk(suite.library.connection, vm, added.key);
+    await pull();
+    expect(await diskRows()).toEqual(before);
   });
 
-  describe('create_disk', () => {
+  describe('create_disk, extend, delete', () => {
     it('answers 404 for a VM the caller does not see', async () => {
-      expect(await service.createDisk(member(randomUUID()), vmUuid, 2048)).toEqual({
-        status: 'error',
-        code: 404,
-        detail: 'Not found.',
-      });
+      expect(await stranger.createDisk(2048)).toEqual({ status: 'error', code: 404, detail: 'Not found.' });
     });
 
     it.each([
       [1023, 'Requested amount of disk is too small.'],
       [4097, 'Requested amount of disk exceeds offering limit.'],
     ])('refuses %i MiB on size: %s', async (size, message) => {
-      expect(await service.createDisk(owner, vmUuid, size)).toEqual({
+      expect(await owner.createDisk(size)).toEqual({
         status: 'error',
         code: 400,
         fields: { size: [message] },
@@ -164,133 +141,131 @@ describe('disks and network adapters of a VM in vcsim: requests, rows kept by ke
     });
 
     let disk: DiskView;
-    it('answers 201 with a CREATING "New disk" and queues create_disk; the executor adds it in vcsim and the row gets its key', async () => {
-      disk = dataOf(await service.createDisk(owner, vmUuid, 2048));
-      expect(disk).toMatchObject({
+    it('answers 201 with a CREATING "New disk"; its operation adds it in vcsim and the row gets its key', async () => {
+      const created = answered(await owner.createDisk(2048));
+      expect(created).toMatchObject({
         name: 'New disk',
         size: 2048,
         state: 'CREATING',
         backend_id: '',
         vm_uuid: vmUuid,
+        error_message: '',
       });
-      const [op] = await sql<{ uuid: string; kind: string; params: unknown; state: string }>(
-        `SELECT "uuid", "kind", "params", "state" FROM "vsphere"."vm_operations" WHERE "disk_uuid" = $1`,
-        [disk.uuid],
-      );
-      expect(op).toMatchObject({ kind: 'create_disk', params: { size: 2048 }, state: 'pending' });
-      const { result } = await runOperation(suite.adapter, op.uuid);
-      expect(result?.createdDeviceKey).toEqual(expect.any(Number));
-      expect((await liveDisk(result!.createdDeviceKey!))?.capacityInKB).toBe(2048 * 1024);
-      expect(dataOf(await service.getDisk(owner, disk.uuid))).toMatchObject({
-        uuid: disk.uuid,
-        name: 'New disk',
-        state: 'OK',
-        size: 2048,
-        backend_id: String(result!.createdDeviceKey),
-      });
+      const op = await operationOfDevice(suite.adapter.runtime.dataSource, created.uuid);
+      expect(await ended(op)).toEqual({ state: 'done', error_message: '' });
+      disk = answered(await owner.disk(created.uuid));
+      expect(disk).toMatchObject({ uuid: created.uuid, name: 'New disk', state: 'OK', size: 2048 });
+      expect(disk.backend_id).toMatch(/^\d+$/);
+      expect((await liveDisk(Number(disk.backend_id)))?.capacityInKB).toBe(2048 * 1024);
     });
 
-    it('lists the disks of the VM for its customer, and none for another', async () => {
-      const page = dataOf(await service.listDisks(owner, { page: 1, page_size: 50, vm_uuid: vmUuid }));
+    it("lists the VM's disks for its customer, none for another, and hides the disk from another (404)", async () => {
+      const page = answered(await owner.disks());
       expect(page.items.map((d) => d.uuid)).toContain(disk.uuid);
       expect(page.count).toBe(page.items.length);
-      expect(dataOf(await service.listDisks(member(randomUUID()), { page: 1, page_size: 50 })).count).toBe(0);
+      expect(answered(await stranger.disks()).count).toBe(0);
+      expect(await stranger.disk(disk.uuid)).toMatchObject({ status: 'error', code: 404 });
+      expect(await stranger.extend(disk.uuid, 4096)).toMatchObject({ status: 'error', code: 404 });
     });
 
-    it('extends it: 400 when not larger, 202 with the operation, then vcsim and the row show the new size', async () => {
-      expect(await service.extendDisk(owner, disk.uuid, 2048)).toEqual({
+    it('extends it: 400 when not larger, 202 with the operation, then vcsim and the row have the new size', async () => {
+      expect(await owner.extend(disk.uuid, 2048)).toEqual({
         status: 'error',
         code: 400,
         fields: { size: ['Disk size should be greater than 2048'] },
       });
-      const op = operationOf(await service.extendDisk(owner, disk.uuid, 4096));
+      const op = answered(await owner.extend(disk.uuid, 4096));
       expect(op).toMatchObject({
         operation: 'extend_disk',
-        state: 'pending',
+        status: 'extend_disk was scheduled',
         disk_uuid: disk.uuid,
         vm_uuid: vmUuid,
       });
-      expect(dataOf(await service.getDisk(owner, disk.uuid)).state).toBe('UPDATING');
-      expect((await runOperation(suite.adapter, op.uuid)).error).toBeUndefined();
-      const view = dataOf(await service.getDisk(owner, disk.uuid));
-      expect(view).toMatchObject({ size: 4096, state: 'OK' });
-      expect((await liveDisk(Number(view.backend_id)))?.capacityInKB).toBe(4096 * 1024);
+      expect(await ended(op.uuid)).toEqual({ state: 'done', error_message: '' });
+      expect(answered(await owner.disk(disk.uuid))).toMatchObject({ size: 4096, state: 'OK' });
+      expect((await liveDisk(Number(disk.backend_id)))?.capacityInKB).toBe(4096 * 1024);
     });
 
-    it('refuses a disk the remaining max_disk_total cannot hold', async () => {
+    it('refuses a disk the rest of max_disk_total cannot hold', async () => {
       const [{ total }] = await sql<{ total: string }>(
         `SELECT sum("size") AS "total" FROM "vsphere"."vm_disks" WHERE "vm_uuid" = $1`,
         [vmRow],
       );
       const left = 8192 - Number(total);
       expect(left).toBeLessThan(4096);
-      expect(await service.createDisk(owner, vmUuid, left + 1)).toEqual({
+      expect(await owner.createDisk(left + 1)).toEqual({
         status: 'error',
         code: 400,
         fields: { size: ['Storage quota has been reached.'] },
       });
     });
 
-    it('refuses at execution to extend a disk removed in vCenter meanwhile (OperationRefused); the read-back drops the row', async () => {
-      const extra = dataOf(await service.createDisk(owner, vmUuid, 1024));
-      const [create] = await sql<{ uuid: string }>(
-        `SELECT "uuid" FROM "vsphere"."vm_operations" WHERE "disk_uuid" = $1`,
-        [extra.uuid],
-      );
-      const key = (await runOperation(suite.adapter, create.uuid)).result!.createdDeviceKey!;
-      const op = operationOf(await service.extendDisk(owner, extra.uuid, 2048));
-      await removeDisk(suite.library.connection, vm, key);
-      const { error } = await runOperation(suite.adapter, op.uuid);
-      expect(error).toBeInstanceOf(OperationRefused);
-      expect((error as Error).message).toBe('The disk no longer exists in vCenter.');
-      await refresh();
-      expect(await service.getDisk(owner, extra.uuid)).toMatchObject({ status: 'error', code: 404 });
-    });
-
-    it('deletes it: 202, DELETING, then gone from vcsim and from the rows', async () => {
-      const key = Number(dataOf(await service.getDisk(owner, disk.uuid)).backend_id);
-      const op = operationOf(await service.deleteDevice(owner, 'disk', disk.uuid));
-      expect(op).toMatchObject({ operation: 'delete_disk', disk_uuid: disk.uuid });
-      expect(dataOf(await service.getDisk(owner, disk.uuid)).state).toBe('DELETING');
-      expect((await runOperation(suite.adapter, op.uuid)).error).toBeUndefined();
-      expect(await liveDisk(key)).toBeUndefined();
-      expect(await service.getDisk(owner, disk.uuid)).toMatchObject({ status: 'error', code: 404 });
-    });
-
-    it('destroys a disk vCenter never made (ERRED, no key) at once (null: 204); a CREATING one is refused', async () => {
-      const never = dataOf(await service.createDisk(owner, vmUuid, 1024));
-      expect(await service.deleteDevice(owner, 'disk', never.uuid)).toEqual({
-        status: 'error',
-        code: 409,
-        detail: 'Valid states for operation: Erred.',
+    it('refuses at execution to extend a disk removed in vCenter meanwhile: the operation erred with the reason, the disk not Erred, then dropped by the pull', async () => {
+      const extra = await createdDisk(1024);
+      await removeDisk(suite.library.connection, vm, Number(extra.backend_id));
+      const op = answered(await owner.extend(extra.uuid, 2048));
+      expect(await ended(op.uuid)).toEqual({
+        state: 'erred',
+        error_message: 'The disk no longer exists in vCenter.',
       });
-      // As the runner leaves it when vCenter refused the create.
-      await sql(
-        `UPDATE "vsphere"."vm_disks" SET "state" = 'ERRED', "error_message" = 'refused' WHERE "uuid" = $1`,
-        [never.uuid],
+      await eventually(
+        () => owner.disk(extra.uuid),
+        (reply) => reply.status === 'error' && reply.code === 404,
       );
-      await sql(`UPDATE "vsphere"."vm_operations" SET "state" = 'erred' WHERE "disk_uuid" = $1`, [
-        never.uuid,
-      ]);
-      expect(await service.deleteDevice(owner, 'disk', never.uuid)).toEqual({ status: 'ok', data: null });
-      expect(await sql(`SELECT 1 FROM "vsphere"."vm_disks" WHERE "uuid" = $1`, [never.uuid])).toEqual([]);
+    });
+
+    it('deletes it: 202 with the operation, then gone from vcsim and from the rows', async () => {
+      const key = Number(disk.backend_id);
+      const op = answered(await owner.deleteDisk(disk.uuid))!;
+      expect(op).toMatchObject({ operation: 'delete_disk', disk_uuid: disk.uuid });
+      expect(await ended(op.uuid)).toEqual({ state: 'done', error_message: '' });
+      expect(await liveDisk(key)).toBeUndefined();
+      expect(await owner.disk(disk.uuid)).toMatchObject({ status: 'error', code: 404 });
+    });
+
+    it('turns a disk vCenter cannot add (its SCSI controller full) Erred with the reason; DELETE then removes the row at once (null: 204)', async () => {
+      const filled: number[] = [];
+      for (;;) {
+        try {
+          filled.push((await addDisk(suite.library.connection, vm, { capacityInKB: 1024 })).key);
+        } catch (error) {
+          if (error instanceof DeviceResolutionError) break;
+          throw error;
+        }
+        if (filled.length > 20) throw new Error('the controller never filled up');
+      }
+      const refused = answered(await owner.createDisk(1024));
+      const op = await operationOfDevice(suite.adapter.runtime.dataSource, refused.uuid);
+      expect(await ended(op)).toEqual({
+        state: 'erred',
+        error_message: 'Cannot add the disk: the VM has no SCSI controller with a free unit.',
+      });
+      expect(answered(await owner.disk(refused.uuid))).toMatchObject({
+        state: 'ERRED',
+        backend_id: '',
+        error_message: 'Cannot add the disk: the VM has no SCSI controller with a free unit.',
+      });
+      expect(await owner.deleteDisk(refused.uuid)).toEqual({ status: 'ok', data: null });
+      expect(await sql(`SELECT 1 FROM "vsphere"."vm_disks" WHERE "uuid" = $1`, [refused.uuid])).toEqual([]);
+      for (const key of filled) await removeDisk(suite.library.connection, vm, key);
+      await pull();
     });
   });
 
-  describe('create_port', () => {
+  describe('create_port, delete', () => {
     it.each([
       ['/api/vmware-clusters/00000000-0000-4000-8000-000000000001/', 'Invalid hyperlink - No URL match.'],
       [randomUUID(), 'Invalid hyperlink - Object does not exist.'],
     ])('refuses network %s on network', async (network, message) => {
-      expect(await service.createPort(owner, vmUuid, network)).toEqual({
+      expect(await owner.createPort(network)).toEqual({
         status: 'error',
         code: 400,
         fields: { network: [message] },
       });
     });
 
-    it('refuses a network assigned for new VMs only (not for existing VMs)', async () => {
-      expect(await service.createPort(owner, vmUuid, `/api/vmware-networks/${forNewVms.uuid}/`)).toEqual({
+    it('refuses a network assigned for new VMs only, not for existing ones', async () => {
+      expect(await owner.createPort(`/api/vmware-networks/${forNewVms.uuid}/`)).toEqual({
         status: 'error',
         code: 400,
         fields: { network: ['This network is not available for this customer.'] },
@@ -298,11 +273,11 @@ describe('disks and network adapters of a VM in vcsim: requests, rows kept by ke
     });
 
     let port: PortView;
-    it('answers 201 with a CREATING "New virtual Adapter"; the executor adds it on the network in vcsim', async () => {
-      port = dataOf(
-        await service.createPort(owner, vmUuid, `https://x.example/api/vmware-networks/${forExisting.uuid}/`),
+    it('answers 201 with a CREATING "New virtual Adapter"; its operation adds it on the network in vcsim', async () => {
+      const created = answered(
+        await owner.createPort(`https://x.example/api/vmware-networks/${forExisting.uuid}/`),
       );
-      expect(port).toMatchObject({
+      expect(created).toMatchObject({
         name: 'New virtual Adapter',
         state: 'CREATING',
         backend_id: '',
@@ -310,46 +285,43 @@ describe('disks and network adapters of a VM in vcsim: requests, rows kept by ke
         network_name: 'VM Network',
         vm_uuid: vmUuid,
       });
-      const [op] = await sql<{ uuid: string }>(
-        `SELECT "uuid" FROM "vsphere"."vm_operations" WHERE "port_uuid" = $1`,
-        [port.uuid],
-      );
-      const key = (await runOperation(suite.adapter, op.uuid)).result!.createdDeviceKey!;
-      const nic = (await live()).devices.find((d) => d.kind === 'nic' && d.key === key);
+      expect(
+        await ended(await operationOfDevice(suite.adapter.runtime.dataSource, created.uuid)),
+      ).toMatchObject({
+        state: 'done',
+      });
+      port = answered(await owner.port(created.uuid));
+      expect(port).toMatchObject({ state: 'OK', network_uuid: forExisting.uuid, network_name: 'VM Network' });
+      expect(port.mac_address).toMatch(/^[0-9a-f:]{17}$/);
+      const nic = (await live()).devices.find((d) => d.kind === 'nic' && d.key === Number(port.backend_id));
       expect(nic).toMatchObject({
+        macAddress: port.mac_address,
         backing: { kind: 'standard', network: { value: forExisting.backend_id } },
       });
-      const view = dataOf(await service.getPort(owner, port.uuid));
-      expect(view).toMatchObject({ state: 'OK', backend_id: String(key), network_uuid: forExisting.uuid });
-      expect(view.mac_address).toMatch(/^[0-9a-f:]{17}$/);
     });
 
-    it('refuses an eleventh adapter', async () => {
-      const [{ n }] = await sql<{ n: number }>(
-        `SELECT count(*)::int AS "n" FROM "vsphere"."vm_network_adapters" WHERE "vm_uuid" = $1`,
-        [vmRow],
-      );
-      const made: string[] = [];
-      for (let i = n; i < 10; i++)
-        made.push(dataOf(await service.createPort(owner, vmUuid, forExisting.uuid)).uuid);
-      expect(await service.createPort(owner, vmUuid, forExisting.uuid)).toEqual({
+    it("refuses an eleventh adapter (counting those being created) with Waldur's message", async () => {
+      const count = answered(await owner.ports()).count;
+      const made: PortView[] = [];
+      for (let i = count; i < 10; i++) made.push(answered(await owner.createPort(forExisting.uuid)));
+      expect(await owner.createPort(forExisting.uuid)).toEqual({
         status: 'error',
         code: 400,
         fields: { non_field_errors: ['Virtual machine can have at most 10 network adapters.'] },
       });
-      await sql(`DELETE FROM "vsphere"."vm_operations" WHERE "port_uuid" = ANY($1::uuid[])`, [made]);
-      await sql(`DELETE FROM "vsphere"."vm_network_adapters" WHERE "uuid" = ANY($1::uuid[])`, [made]);
+      for (const p of made)
+        expect(await ended(await operationOfDevice(suite.adapter.runtime.dataSource, p.uuid))).toMatchObject({
+          state: 'done',
+        });
+      expect((await live()).devices.filter((d) => d.kind === 'nic')).toHaveLength(10);
     });
 
-    it('deletes the adapter: 202, then gone from vcsim and the rows', async () => {
-      const key = Number(
-        port.backend_id === '' ? dataOf(await service.getPort(owner, port.uuid)).backend_id : port.backend_id,
-      );
-      const op = operationOf(await service.deleteDevice(owner, 'port', port.uuid));
+    it('deletes the adapter: 202, then gone from vcsim and from the rows', async () => {
+      const op = answered(await owner.deletePort(port.uuid))!;
       expect(op).toMatchObject({ operation: 'delete_port', port_uuid: port.uuid });
-      expect((await runOperation(suite.adapter, op.uuid)).error).toBeUndefined();
-      expect((await live()).devices.some((d) => d.key === key)).toBe(false);
-      expect(await service.getPort(owner, port.uuid)).toMatchObject({ status: 'error', code: 404 });
+      expect(await ended(op.uuid)).toEqual({ state: 'done', error_message: '' });
+      expect((await live()).devices.some((d) => d.key === Number(port.backend_id))).toBe(false);
+      expect(await owner.port(port.uuid)).toMatchObject({ status: 'error', code: 404 });
     });
   });
 });

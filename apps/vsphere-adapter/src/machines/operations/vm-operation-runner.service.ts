@@ -15,7 +15,12 @@ import { describeVcenterError } from '../../integration/domain/vcenter-error-mes
 import { IncompleteCredentialsError } from '../../integration/domain/vcenter-connection';
 import { VcenterAccessService } from '../../integration/services/vcenter-access.service';
 import { UnitOfWork } from '../../repositories/unit-of-work';
-import { VM_PROVISIONER, type RemoteVm, type VmProvisioner } from '../../vcenter/ports/vm-provisioner.port';
+import {
+  DeviceChangeImpossible,
+  VM_PROVISIONER,
+  type RemoteVm,
+  type VmProvisioner,
+} from '../../vcenter/ports/vm-provisioner.port';
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VmOperationRepository, type ClaimedOperation } from '../repositories/vm-operation.repository';
 import { VmRecordService, type FailureTarget } from '../services/vm-record.service';
@@ -50,6 +55,7 @@ function isVcenterFailure(error: unknown): boolean {
   return (
     error instanceof GuestTimedOut ||
     error instanceof VimFault ||
+    error instanceof DeviceChangeImpossible ||
     error instanceof VapiError ||
     error instanceof VimTransportError ||
     error instanceof IncompleteCredentialsError ||
@@ -63,6 +69,17 @@ function targetOf(operation: ClaimedOperation['queued']): FailureTarget {
   if (operation.diskUuid !== null) return { kind: 'device', table: 'disk', uuid: operation.diskUuid };
   if (operation.portUuid !== null) return { kind: 'device', table: 'port', uuid: operation.portUuid };
   return { kind: 'vm' };
+}
+
+/**
+ * Where a refusal goes: nowhere, except a device that was to be created (its row has no device:
+ * Erred with the reason, for Destroy); the device of an extend or delete is OK again.
+ */
+function refusalTarget(operation: ClaimedOperation['queued']): FailureTarget {
+  const device = targetOf(operation);
+  if (device.kind !== 'device') return { kind: 'none' };
+  if (operation.kind === 'create_disk' || operation.kind === 'create_port') return device;
+  return { kind: 'none', device: { table: device.table, uuid: device.uuid } };
 }
 
 /**
@@ -234,7 +251,7 @@ export class VmOperationRunner implements OnApplicationBootstrap, BeforeApplicat
     let target: FailureTarget;
     if (error instanceof OperationRefused) {
       message = error.message;
-      target = { kind: 'none' };
+      target = refusalTarget(queued);
     } else if (error instanceof VmGone) {
       message = error.message;
       target = { kind: 'vm' };
@@ -248,7 +265,11 @@ export class VmOperationRunner implements OnApplicationBootstrap, BeforeApplicat
         errorMessage: message,
       });
       await this.recorder.recordFailure(tx, queued.vmRowUuid, view, message, target);
+      // A device refused for vCenter's live state (removed there): a pull records that state.
+      if (target.kind === 'none' && target.device !== undefined)
+        await this.operations.create(tx, { vmRowUuid: queued.vmRowUuid, kind: 'pull', requestedBy: null });
     });
+    if (target.kind === 'none' && target.device !== undefined) this.wake();
   }
 
   /**

@@ -10,7 +10,10 @@ export const VM_GONE = 'The virtual machine no longer exists in vCenter.';
 
 /** Where a failed operation's message goes: the VM, one of its devices, or nowhere (a refusal). */
 export type FailureTarget =
-  { kind: 'vm' } | { kind: 'device'; table: 'disk' | 'port'; uuid: string } | { kind: 'none' };
+  | { kind: 'vm' }
+  | { kind: 'device'; table: 'disk' | 'port'; uuid: string }
+  /** A refusal: nothing Erred; the device it concerned (an extend's, a delete's) is OK again. */
+  | { kind: 'none'; device?: { table: 'disk' | 'port'; uuid: string } };
 
 /**
  * Records what happens to a VM in the caller's transaction, each change with its VmChanged (the
@@ -50,6 +53,9 @@ export class VmRecordService {
     const before = await this.vms.lock(tx, rowUuid);
     if (before === null) return false;
     const devices = await this.devices.reconcile(tx, rowUuid, remote, networkUuids, claim);
+    // The device a finished operation concerned is OK again (a deleted one has no row left).
+    const device = operation?.state === 'done' ? deviceOf(operation) : null;
+    if (device !== null) await this.vms.setDeviceState(tx, device, 'OK', '');
     const changed = await this.vms.record(
       tx,
       rowUuid,
@@ -98,6 +104,7 @@ export class VmRecordService {
       await this.vms.setState(tx, rowUuid, 'OK', '');
       if (target.kind === 'device')
         await this.vms.setDeviceState(tx, { table: target.table, uuid: target.uuid }, 'ERRED', message);
+      else if (target.device !== undefined) await this.vms.setDeviceState(tx, target.device, 'OK', '');
     }
     await this.publish(tx, rowUuid, before.runtimeState, operation);
     return true;
@@ -125,4 +132,10 @@ export class VmRecordService {
     );
     return now;
   }
+}
+
+function deviceOf(operation: VmOperationView): { table: 'disk' | 'port'; uuid: string } | null {
+  if (operation.disk_uuid !== null) return { table: 'disk', uuid: operation.disk_uuid };
+  if (operation.port_uuid !== null) return { table: 'port', uuid: operation.port_uuid };
+  return null;
 }

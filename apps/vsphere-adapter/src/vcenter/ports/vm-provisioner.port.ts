@@ -121,7 +121,7 @@ export interface VmProvisioner {
   /**
    * Adds a VMXNET3 adapter on the network with managed object id `network` (its backing read from
    * vCenter: standard, distributed or opaque), connected now when `connected`, and returns its key,
-   * found by key diff and backing. Throws NetworkNotFoundError when vCenter has no such network.
+   * found by key diff and backing. Throws DeviceChangeImpossible when vCenter has no such network.
    */
   addNic(
     connection: VcenterConnection,
@@ -172,12 +172,13 @@ export interface VmProvisioner {
   webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
 }
 
-/** The network an adapter was to be added on is not in vCenter (any more). */
-export class NetworkNotFoundError extends Error {
-  override readonly name = 'NetworkNotFoundError';
-  constructor(network: string) {
-    super(`The network ${network} does not exist in vCenter.`);
-  }
+/**
+ * vCenter's state rules a device change out, found before or right after its task (no free SCSI
+ * unit, the network gone, ten adapters, the new device not told apart): the operation fails with
+ * this message on the disk or adapter, as a fault of vCenter's would.
+ */
+export class DeviceChangeImpossible extends Error {
+  override readonly name = 'DeviceChangeImpossible';
 }
 
 export const VM_PROVISIONER = Symbol('VmProvisioner');

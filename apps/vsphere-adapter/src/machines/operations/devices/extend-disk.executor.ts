@@ -8,7 +8,8 @@ import {
   type OperationResult,
   type VmOperationExecutor,
 } from '../vm-operation-executor';
-import { deviceOf, numberParam, VM_GONE } from './operation-params';
+import { VmGone } from '../operation-failures';
+import { deviceOf, numberParam } from './operation-params';
 
 /**
  * `extend_disk`: grows the disk to `params.size` MiB, while the VM runs too. Checked live first: the
@@ -29,7 +30,7 @@ export class ExtendDiskExecutor implements VmOperationExecutor {
     if (key === undefined) throw new OperationRefused('The disk no longer exists.');
     if (key === null) throw new OperationRefused('The disk has not been created in vCenter.');
     const vm = await this.vcenter.read(connection, operation.moref, short);
-    if (vm === undefined) throw new OperationRefused(VM_GONE);
+    if (vm === undefined) throw new VmGone();
     const disk = vm.disks.find((d) => d.key === key);
     if (disk === undefined) throw new OperationRefused('The disk no longer exists in vCenter.');
     if (size <= disk.sizeMiB) throw new OperationRefused(DEVICE_MESSAGES.notLarger(disk.sizeMiB));

@@ -22,5 +22,3 @@ export function deviceOf(operation: QueuedOperation, table: 'disk' | 'port'): st
   if (uuid === null) throw new Error(`Operation ${operation.uuid} (${operation.kind}) names no ${table}.`);
   return uuid;
 }
-
-export const VM_GONE = 'The virtual machine no longer exists in vCenter.';

@@ -1,0 +1,69 @@
+import type { MoRef } from '@app/vim25';
+import type { AdapterSuite } from './adapter-suite';
+import {
+  assign,
+  envelopeOf,
+  orderSubmitted,
+  publishOrder,
+  validate,
+  vmsOfOrder,
+  waitForAnswer,
+  type Listed,
+} from './order-fixture';
+import { ask, dataOf, staff } from './requests';
+
+/** Assigns a network to a customer for adapters of existing VMs (Waldur's CustomerNetworkPair). */
+export async function assignForExistingVms(
+  suite: AdapterSuite,
+  customer: string,
+  network: Listed,
+): Promise<void> {
+  dataOf(
+    await ask(suite.client, 'vsphere.assignments.existing-vm-networks.add', {
+      caller: staff(),
+      params: {},
+      query: {},
+      body: { customer, network: network.uuid },
+    }),
+  );
+}
+
+/**
+ * Orders a VM from `template` for `customer` (on `network` when given) and waits for it: its
+ * vCenter uuid, moref and row uuid.
+ */
+export async function orderVm(
+  suite: AdapterSuite,
+  request: { offering: string; customer: string; name: string; template: Listed; network?: Listed },
+): Promise<{ vmUuid: string; ref: MoRef; rowUuid: string }> {
+  if (request.network !== undefined)
+    await assign(suite.client, 'networks', request.customer, request.network.uuid);
+  const validated = dataOf(
+    await validate(suite.client, {
+      offering_uuid: request.offering,
+      customer_uuid: request.customer,
+      attributes: {
+        name: request.name,
+        template: request.template.uuid,
+        ...(request.network === undefined
+          ? {}
+          : { networks: [{ url: `/api/vmware-networks/${request.network.uuid}/` }] }),
+      },
+      limits: { cpu: 1, ram: 1024 },
+    }),
+  );
+  const order = orderSubmitted({
+    offeringUuid: request.offering,
+    customerUuid: request.customer,
+    ...validated,
+  });
+  await publishOrder(suite.nats, envelopeOf(order));
+  const answer = await waitForAnswer(suite.nats, order.orderUuid);
+  if (answer.type !== 'OrderDone') throw new Error(`the order erred: ${JSON.stringify(answer.data)}`);
+  const [info] = await vmsOfOrder(suite.library.connection, order.orderUuid);
+  const [{ uuid }]: { uuid: string }[] = await suite.adapter.runtime.dataSource.query(
+    `SELECT "uuid" FROM "vsphere"."virtual_machines" WHERE "backend_uuid" = $1`,
+    [info.instanceUuid],
+  );
+  return { vmUuid: info.instanceUuid!, ref: info.ref, rowUuid: uuid };
+}

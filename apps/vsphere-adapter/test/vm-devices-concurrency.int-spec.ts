@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { readVirtualMachine, type MoRef, type VmInfo } from '@app/vim25';
+import { startAdapterSuite, stopAdapterSuite, type AdapterSuite } from './support/adapter-suite';
+import { answered, deviceRequests, operationEnded, operationOfDevice } from './support/device-requests';
+import { assignForExistingVms, orderVm } from './support/device-suite';
+import { inventoryOf, type Listed } from './support/order-fixture';
+import { member, saveAndSettle } from './support/requests';
+
+jest.setTimeout(180_000);
+
+/**
+ * Requests on one VM that arrive together: the queue runs them one at a time, and each created
+ * device is bound to the row that asked for it (key diff by backing or controller and unit),
+ * never to a sibling's.
+ */
+describe('ten device requests on one VM at once', () => {
+  let suite: AdapterSuite;
+  const offering = randomUUID();
+  const customer = randomUUID();
+  let networks: Listed[];
+  let vm: MoRef;
+  let vmUuid: string;
+  let vmRow: string;
+  let owner: ReturnType<typeof deviceRequests>;
+
+  const live = async (): Promise<VmInfo> => (await readVirtualMachine(suite.library.connection, vm))!;
+  const ended = async (deviceUuid: string) =>
+    operationEnded(
+      suite.adapter.runtime.dataSource,
+      await operationOfDevice(suite.adapter.runtime.dataSource, deviceUuid),
+    );
+
+  beforeAll(async () => {
+    suite = await startAdapterSuite({
+      database: 'adapter_vm_devices_concurrency',
+      namespace: 'adaptervmdevconc',
+      env: { VSPHERE_DEPLOY_TIMEOUT_MS: '60000', VSPHERE_OPERATION_POLL_MS: '500' },
+    });
+    await suite.library.publish('Bare', { nics: 0, memoryMB: 1024 });
+    await saveAndSettle(suite.client, offering, {
+      backend_url: suite.sim.url,
+      username: suite.sim.username,
+      password: suite.sim.password,
+      default_cluster_label: 'DC0_C0',
+    });
+    const inv = await inventoryOf(suite.client, offering);
+    networks = [inv.networks.get('VM Network')!, inv.networks.get('DC0_DVPG0')!];
+    for (const network of networks) await assignForExistingVms(suite, customer, network);
+    ({
+      ref: vm,
+      vmUuid,
+      rowUuid: vmRow,
+    } = await orderVm(suite, {
+      offering,
+      customer,
+      name: 'busy-1',
+      template: inv.templates.get('Bare')!,
+    }));
+    owner = deviceRequests(suite.client, member(customer), vmUuid);
+  });
+
+  afterAll(() => stopAdapterSuite(suite ?? {}));
+
+  it('makes ten adapters, each row bound to its own device on the network it asked for', async () => {
+    expect((await live()).devices.filter((d) => d.kind === 'nic')).toHaveLength(0);
+    const asked = Array.from({ length: 10 }, (_, i) => networks[i % 2]);
+    const ports = await Promise.all(asked.map(async (n) => answered(await owner.createPort(n.uuid))));
+    for (const port of ports) expect(await ended(port.uuid)).toEqual({ state: 'done', error_message: '' });
+
+    const nics = (await live()).devices.filter((d) => d.kind === 'nic');
+    expect(nics).toHaveLength(10);
+    const views = await Promise.all(ports.map(async (p) => answered(await owner.port(p.uuid))));
+    expect(new Set(views.map((v) => v.backend_id)).size).toBe(10);
+    views.forEach((view, i) => {
+      expect(view).toMatchObject({ state: 'OK', network_uuid: asked[i].uuid });
+      const nic = nics.find((d) => d.key === Number(view.backend_id));
+      const backing = nic?.kind === 'nic' ? nic.backing : undefined;
+      const on =
+        backing?.kind === 'standard'
+          ? backing.network?.value
+          : backing?.kind === 'distributed'
+            ? backing.portgroupKey
+            : undefined;
+      expect(on).toBe(asked[i].backend_id);
+      expect(view.mac_address).toBe(nic?.kind === 'nic' ? nic.macAddress : undefined);
+    });
+    const rows: { n: number }[] = await suite.adapter.runtime.dataSource.query(
+      `SELECT count(*)::int AS "n" FROM "vsphere"."vm_network_adapters" WHERE "vm_uuid" = $1`,
+      [vmRow],
+    );
+    expect(rows[0].n).toBe(10);
+  });
+
+  it('carries out ten disk operations at once: every disk made at the size its row asked for', async () => {
+    const sizes = Array.from({ length: 10 }, (_, i) => 1024 + 64 * i);
+    const disks = await Promise.all(sizes.map(async (size) => answered(await owner.createDisk(size))));
+    for (const disk of disks) expect(await ended(disk.uuid)).toEqual({ state: 'done', error_message: '' });
+
+    const liveDisks = (await live()).devices.filter((d) => d.kind === 'disk');
+    const views = await Promise.all(disks.map(async (d) => answered(await owner.disk(d.uuid))));
+    expect(new Set(views.map((v) => v.backend_id)).size).toBe(10);
+    views.forEach((view, i) => {
+      expect(view).toMatchObject({ state: 'OK', size: sizes[i] });
+      const disk = liveDisks.find((d) => d.key === Number(view.backend_id));
+      expect(disk?.kind === 'disk' ? disk.capacityInKB : undefined).toBe(sizes[i] * 1024);
+    });
+  });
+
+  it('extends five disks and deletes five at once: all ten operations done, vcsim as asked', async () => {
+    const disks = answered(await owner.disks()).items.filter((d) => d.name === 'New disk');
+    expect(disks).toHaveLength(10);
+    const [grow, drop] = [disks.slice(0, 5), disks.slice(5)];
+    const ops = await Promise.all([
+      ...grow.map(async (d) => answered(await owner.extend(d.uuid, d.size + 1024))),
+      ...drop.map(async (d) => answered(await owner.deleteDisk(d.uuid))!),
+    ]);
+    for (const op of ops)
+      expect(await operationEnded(suite.adapter.runtime.dataSource, op.uuid)).toEqual({
+        state: 'done',
+        error_message: '',
+      });
+    const liveDisks = (await live()).devices.filter((d) => d.kind === 'disk');
+    for (const d of grow) {
+      const disk = liveDisks.find((l) => l.key === Number(d.backend_id));
+      expect(disk?.kind === 'disk' ? disk.capacityInKB : undefined).toBe((d.size + 1024) * 1024);
+      expect(answered(await owner.disk(d.uuid))).toMatchObject({ size: d.size + 1024, state: 'OK' });
+    }
+    for (const d of drop) {
+      expect(liveDisks.some((l) => l.key === Number(d.backend_id))).toBe(false);
+      expect(await owner.disk(d.uuid)).toMatchObject({ status: 'error', code: 404 });
+    }
+  });
+});
