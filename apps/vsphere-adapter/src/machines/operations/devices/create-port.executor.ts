@@ -7,7 +7,7 @@ import {
 import { DEVICE_MESSAGES, MAX_PORTS } from '../../domain/device-rules';
 import { PlacementRepository } from '../../repositories/placement.repository';
 import type { OperationContext, OperationResult, VmOperationExecutor } from '../vm-operation-executor';
-import { VmGone } from '../vm-gone';
+import { VmGone } from '../operation-failures';
 import { textParam } from './operation-params';
 
 /**

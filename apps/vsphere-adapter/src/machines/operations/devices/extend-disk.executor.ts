@@ -8,7 +8,7 @@ import {
   type OperationResult,
   type VmOperationExecutor,
 } from '../vm-operation-executor';
-import { VmGone } from '../vm-gone';
+import { VmGone } from '../operation-failures';
 import { deviceOf, numberParam } from './operation-params';
 
 /**
