@@ -2,6 +2,12 @@
    command runs, so `--help` does not pay for zod, yaml and the rest: a synchronous require keeps the
    nest build's alias rewriting (it rewrites static imports only) and works under jest. */
 import type { OrderAction, ProviderOfferingAction } from '@app/contracts/http/api-paths';
+import {
+  OPENSTACK_INSTANCE_TYPE,
+  OPENSTACK_TENANT_TYPE,
+  OPENSTACK_VOLUME_TYPE,
+  type OpenStackType,
+} from '@app/contracts/marketplace/offering-types';
 import type * as BrowseModule from './commands/browse';
 import type * as CompletionModule from './commands/completion';
 import type * as NounsModule from './commands/nouns';
@@ -36,7 +42,8 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     return;
   }
   const context = await load.context().CommandContext.create(options);
-  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, VMWARE_INVENTORY } = load.nouns();
+  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, VMWARE_INVENTORY, OPENSTACK } =
+    load.nouns();
   const nouns = {
     'marketplace offering': OFFERING,
     'marketplace provider-offering': PROVIDER_OFFERING,
@@ -44,12 +51,16 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     'marketplace order': ORDER,
     'marketplace resource': RESOURCE,
     'vmware vm': VM,
+    'openstack tenant': OPENSTACK.tenant,
+    'openstack instance': OPENSTACK.instance,
+    'openstack volume': OPENSTACK.volume,
     'vmware template': VMWARE_INVENTORY.template,
     'vmware cluster': VMWARE_INVENTORY.cluster,
     'vmware network': VMWARE_INVENTORY.network,
     'vmware datastore': VMWARE_INVENTORY.datastore,
     'vmware folder': VMWARE_INVENTORY.folder,
   };
+  const skeleton = (type: OpenStackType) => load.skeletons().openstackSkeleton(type);
   const verb = id.split(' ').pop()!;
   const noun = nouns[id.slice(0, id.length - verb.length - 1) as keyof typeof nouns];
   const browse = load.browse();
@@ -67,8 +78,17 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
       return load.ordering().provision(context, flow, () => load.skeletons().genericSkeleton());
     case 'vmware vm provision':
       return load.ordering().provision(context, flow, () => load.skeletons().vmwareVmSkeleton());
+    case 'openstack tenant provision':
+      return load.ordering().provision(context, flow, () => skeleton(OPENSTACK_TENANT_TYPE));
+    case 'openstack instance provision':
+      return load.ordering().provision(context, flow, () => skeleton(OPENSTACK_INSTANCE_TYPE));
+    case 'openstack volume provision':
+      return load.ordering().provision(context, flow, () => skeleton(OPENSTACK_VOLUME_TYPE));
     case 'marketplace resource terminate':
     case 'vmware vm terminate':
+    case 'openstack tenant terminate':
+    case 'openstack instance terminate':
+    case 'openstack volume terminate':
       return load.ordering().terminate(context, args[0], flow);
   }
   if (id === 'marketplace provider-offering create') return load.provider().createOffering(context, flow);

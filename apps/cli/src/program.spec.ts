@@ -122,4 +122,29 @@ describe('waldur-cli argument parsing', () => {
       'u',
     ]);
   });
+
+  it('gives the typed OpenStack commands the order flow, browse and wait of the seed', async () => {
+    expect(
+      await parse('openstack', 'tenant', 'provision', '--request-file', 'vpc.yaml', '--no-wait'),
+    ).toMatchObject({
+      id: 'openstack tenant provision',
+      options: { requestFile: 'vpc.yaml', wait: false, timeout: 600, interval: 3 },
+    });
+    expect(
+      (await parse('openstack', 'instance', 'provision', '--generate-skeleton', 'yaml')).options
+        .generateSkeleton,
+    ).toBe('yaml');
+    expect(
+      await parse('openstack', 'instance', 'terminate', 'u', '--request', '{"delete_volumes": true}'),
+    ).toMatchObject({ id: 'openstack instance terminate', args: ['u'] });
+    expect(await parse('openstack', 'instance', 'wait', 'u', '--jmespath', "state=='OK'")).toMatchObject({
+      id: 'openstack instance wait',
+      args: ['u'],
+      options: { jmespath: "state=='OK'" },
+    });
+    expect((await parse('openstack', 'volume', 'list', '--filter', 'project_uuid=p')).id).toBe(
+      'openstack volume list',
+    );
+    await expect(parse('openstack', 'volume', 'terminate')).rejects.toThrow(/missing required argument/);
+  });
 });

@@ -113,6 +113,13 @@ const PROVIDER_OFFERING_ACTIONS: [string, string][] = [
   ['integration', 'the vCenter integration: state, last synchronisation, counts (never the password)'],
 ];
 
+/** The typed OpenStack nouns and the fields their skeleton leads with (the help's hint only). */
+const OPENSTACK_NOUNS: [string, string][] = [
+  ['tenant', 'subnet_cidr, skip_connection_extnet, ...; limits cores, ram, storage'],
+  ['instance', 'flavor, image, ports, floating_ips, ...'],
+  ['volume', 'size, type, image, ...'],
+];
+
 const ORDER_ACTIONS: [string, string][] = [
   ['approve-by-consumer', 'approve as the consumer (pending-consumer)'],
   ['reject-by-consumer', 'reject as the consumer (pending-consumer)'],
@@ -273,6 +280,34 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
     ).argument('<marketplace_resource_uuid>'),
     false,
   );
+
+  const openstack = program
+    .command('openstack')
+    .description('OpenStack tenants, instances and volumes (OpenStack.* offerings), through orders');
+  for (const [noun, fields] of OPENSTACK_NOUNS) {
+    const command = openstack.command(noun).description(`OpenStack ${noun}s`);
+    browse(command, noun, dispatch, { list: true, get: true, wait: true });
+    orderFlowOptions(
+      leaf(
+        command,
+        'provision',
+        `order a ${noun} (typed skeleton: ${fields}); wait; print it`,
+        dispatch,
+        `openstack ${noun} provision`,
+      ),
+      true,
+    );
+    orderFlowOptions(
+      leaf(
+        command,
+        'terminate',
+        `order the termination of a ${noun}; wait; print it`,
+        dispatch,
+        `openstack ${noun} terminate`,
+      ).argument('<marketplace_resource_uuid>'),
+      false,
+    );
+  }
 
   for (const kind of ['template', 'cluster', 'network', 'datastore', 'folder'])
     browse(vmware.command(kind).description(`vCenter ${kind}s the organisation may use`), kind, dispatch, {

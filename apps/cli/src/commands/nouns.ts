@@ -4,6 +4,9 @@ import {
   DATASTORES_LIST,
   FOLDERS_LIST,
   NETWORKS_LIST,
+  OPENSTACK_INSTANCE_TYPE,
+  OPENSTACK_TENANT_TYPE,
+  OPENSTACK_VOLUME_TYPE,
   TEMPLATES_LIST,
   ORDER_OPERATIONS,
   PLAN_OPERATIONS,
@@ -87,6 +90,20 @@ export const VM: Noun = {
   ...RESOURCE,
   label: 'vm',
   keep: (item) => item.offering_type === VMWARE_VM_TYPE,
+};
+
+/** A resource of one offering type: what `openstack tenant list` and the like browse. */
+const resourceOfType = (label: string, offeringType: string): Noun => ({
+  ...RESOURCE,
+  label,
+  keep: (item) => item.offering_type === offeringType,
+});
+
+/** OpenStack tenants, instances and volumes: marketplace resources of the `OpenStack.*` offerings. */
+export const OPENSTACK: Record<string, Noun> = {
+  tenant: resourceOfType('tenant', OPENSTACK_TENANT_TYPE),
+  instance: resourceOfType('instance', OPENSTACK_INSTANCE_TYPE),
+  volume: resourceOfType('volume', OPENSTACK_VOLUME_TYPE),
 };
 
 const inventory = (
