@@ -795,4 +795,69 @@ describe('waldur-cli vmware commands against vcsim', () => {
     );
     expect(JSON.parse(listed.stdout)).toEqual([vm.uuid]);
   });
+
+  it('lets staff assign a folder to an organisation, list it and take it back; others are refused', async () => {
+    const [folder] = await market.inventory('vmware-folders');
+    const customer = market.customer.uuid;
+    const add = [
+      'vmware',
+      'assignment',
+      'add',
+      '--customer',
+      customer,
+      '--folder',
+      folder.uuid,
+      '--format',
+      'json',
+    ];
+    const refused = await runCli(add, as('member'));
+    expect(refused.code).toBe(3);
+    const bad = await runCli(
+      ['vmware', 'assignment', 'add', '--customer', customer, '--folder', 'f-1'],
+      as('staff'),
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--folder: Invalid hyperlink - Object does not exist.');
+
+    const added = await runCli(add, as('staff'));
+    expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      kind: 'folders',
+      customer_uuid: customer,
+      object_uuid: folder.uuid,
+    });
+    const listed = await runCli(
+      ['vmware', 'assignment', 'list', '--filter', `customer_uuid=${customer}`, '--format', 'json'],
+      as('staff'),
+    );
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ kind: 'folders', object_uuid: folder.uuid, object_name: folder.name }),
+    ]);
+
+    const removed = await runCli(
+      ['vmware', 'assignment', 'remove', '--customer', customer, '--folder', folder.uuid],
+      as('staff'),
+    );
+    expect(removed.code).toBe(0);
+    const after = await runCli(
+      [
+        'vmware',
+        'assignment',
+        'list',
+        '--kind',
+        'folders',
+        '--filter',
+        `customer_uuid=${customer}`,
+        '--format',
+        'json',
+      ],
+      as('staff'),
+    );
+    expect(JSON.parse(after.stdout)).toEqual([]);
+    const again = await runCli(
+      ['vmware', 'assignment', 'remove', '--customer', customer, '--folder', folder.uuid],
+      as('staff'),
+    );
+    expect(again.code).toBe(3);
+  });
 });

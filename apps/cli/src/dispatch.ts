@@ -8,6 +8,7 @@ import {
   OPENSTACK_VOLUME_TYPE,
   type OpenStackType,
 } from '@app/contracts/marketplace/offering-types';
+import type * as AssignmentsModule from './commands/assignments';
 import type * as BrowseModule from './commands/browse';
 import type * as CompletionModule from './commands/completion';
 import type * as NounsModule from './commands/nouns';
@@ -20,6 +21,7 @@ import type * as SkeletonsModule from './input/skeletons';
 import { buildProgram } from './program';
 
 const load = {
+  assignments: () => require('./commands/assignments') as typeof AssignmentsModule,
   browse: () => require('./commands/browse') as typeof BrowseModule,
   completion: () => require('./commands/completion') as typeof CompletionModule,
   nouns: () => require('./commands/nouns') as typeof NounsModule,
@@ -91,6 +93,15 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     case 'openstack volume terminate':
       return load.ordering().terminate(context, args[0], flow);
   }
+  if (id === 'vmware assignment list')
+    return load.assignments().listAssignments(context, {
+      kind: options.kind as string | undefined,
+      filter: options.filter as string[],
+    });
+  if (id === 'vmware assignment add')
+    return load.assignments().addAssignment(context, options as AssignmentsModule.AssignmentFlags);
+  if (id === 'vmware assignment remove')
+    return load.assignments().removeAssignment(context, options as AssignmentsModule.AssignmentFlags);
   if (id === 'marketplace provider-offering create') return load.provider().createOffering(context, flow);
   if (id.startsWith('marketplace provider-offering ') && verb !== 'list' && verb !== 'get') {
     const action = verb.replace(/-/g, '_') as ProviderOfferingAction;

@@ -147,4 +147,19 @@ describe('waldur-cli argument parsing', () => {
     );
     await expect(parse('openstack', 'volume', 'terminate')).rejects.toThrow(/missing required argument/);
   });
+
+  it("takes staff's assignments with the organisation and one object", async () => {
+    expect(
+      await parse('vmware', 'assignment', 'add', '--customer', 'c', '--existing-vm-network', 'n'),
+    ).toMatchObject({ id: 'vmware assignment add', options: { customer: 'c', existingVmNetwork: 'n' } });
+    expect(
+      await parse('vmware', 'assignment', 'list', '--kind', 'folders', '--filter', 'customer_uuid=c'),
+    ).toMatchObject({
+      id: 'vmware assignment list',
+      options: { kind: 'folders', filter: ['customer_uuid=c'] },
+    });
+    await expect(parse('vmware', 'assignment', 'remove', '--cluster', 'x')).rejects.toThrow(
+      /required option '--customer <uuid\|url>' not specified/,
+    );
+  });
 });

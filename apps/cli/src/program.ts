@@ -1,4 +1,5 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { ASSIGNMENT_KIND_NAMES, assignmentOption } from './commands/assignment-options';
 import { EXIT_CODES_HELP } from './exit-codes';
 
 /**
@@ -307,6 +308,24 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
       ).argument('<marketplace_resource_uuid>'),
       false,
     );
+  }
+
+  const assignment = vmware
+    .command('assignment')
+    .description('which clusters, networks, datastores and folders an organisation may use (staff)');
+  leaf(assignment, 'list', 'list assignments (of every kind, or --kind)', dispatch, 'vmware assignment list')
+    .option('--kind <kind>', ASSIGNMENT_KIND_NAMES.join(' | '))
+    .addOption(filterOption());
+  for (const [verb, summary] of [
+    ['add', 'assign one object to an organisation'],
+    ['remove', 'take an object back from an organisation'],
+  ]) {
+    const command = leaf(assignment, verb, summary, dispatch, `vmware assignment ${verb}`).requiredOption(
+      '--customer <uuid|url>',
+      'the organisation',
+    );
+    for (const kind of ASSIGNMENT_KIND_NAMES)
+      command.option(`${assignmentOption(kind)} <uuid|url>`, `one of the offering's ${kind}`);
   }
 
   for (const kind of ['template', 'cluster', 'network', 'datastore', 'folder'])
