@@ -55,8 +55,33 @@ describe('OpenAPI document', () => {
         'GET /api/schema/',
         'GET /api/docs/',
         'GET /health',
+        'PATCH /api/vmware-virtual-machine/:uuid/',
+        'PUT /api/vmware-virtual-machine/:uuid/',
+        'POST /api/vmware-virtual-machine/:uuid/shutdown_guest/',
+        'POST /api/vmware-virtual-machine/:uuid/create_disk/',
+        'GET /api/vmware-virtual-machine/:uuid/console/',
+        'POST /api/vmware-disks/:uuid/extend/',
+        'DELETE /api/vmware-disks/:uuid/',
+        'DELETE /api/vmware-ports/:uuid/',
       ]),
     );
+  });
+
+  it('documents a device removal as 202 with the operation, or 204 when vCenter never had the device', () => {
+    const destroy = (
+      document.paths['/api/vmware-disks/{uuid}/'] as {
+        delete: { operationId: string; responses: Record<string, { content?: object }> };
+      }
+    ).delete;
+    expect(destroy.operationId).toBe('vmware_disks_destroy');
+    expect(destroy.responses['202'].content).toBeDefined();
+    expect(destroy.responses['204'].content).toBeUndefined();
+    const update = document.paths['/api/vmware-virtual-machine/{uuid}/'] as Record<
+      string,
+      { operationId: string; requestBody?: object }
+    >;
+    expect(update.put.operationId).toBe('vmware_virtual_machine_update');
+    expect(update.put.requestBody).toBeDefined();
   });
 
   it('documents the token scheme, the pagination headers and the error bodies', () => {

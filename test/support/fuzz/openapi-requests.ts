@@ -327,7 +327,7 @@ export function composeRequest(route: DocumentedRoute, parts: RequestParts): Fuz
   const headers: [string, string][] = [['Connection', 'close']];
   if (host !== null) headers.push(['Host', host]);
   if (authorization !== null) headers.push(['Authorization', authorization]);
-  if (payload.length > 0 || method === 'POST' || method === 'PATCH')
+  if (payload.length > 0 || method === 'POST' || method === 'PATCH' || method === 'PUT')
     headers.push(['Content-Type', contentType]);
   if (extra !== null) headers.push(extra);
   let bytes: Buffer;

@@ -42,6 +42,26 @@ export class SdkProxy {
     }
   }
 
+  /**
+   * Sends a request whose body the front already read (`body`, unchanged) to vcsim with the
+   * client's method, path and headers; resolves with vcsim's answer, not yet read.
+   */
+  send(req: IncomingMessage, body: Buffer): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const upstream = request({
+        agent: this.agent,
+        host: this.target.hostname,
+        port: this.target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: this.target.host },
+      });
+      upstream.once('response', resolve);
+      upstream.once('error', reject);
+      upstream.end(body);
+    });
+  }
+
   close(): void {
     this.agent.destroy();
   }

@@ -5,6 +5,7 @@ import { connectVim, VimSession, VimSessionRegistry, type VimConnection } from '
 import { startVcsim, type StartVcsimOptions, type VcsimInstance } from '../vcsim';
 import { serveApi } from './api-router';
 import { SerialQueue, type FrontContext, type UndescribedDetails } from './front-context';
+import { SdkInterceptor } from './sdk-interceptor';
 import { SdkProxy } from './sdk-proxy';
 import { VCSIM_REST, VcsimRest } from './vcsim-rest';
 
@@ -30,6 +31,12 @@ export interface VcsimFront {
    * can give up or be killed while the VM is already there. 0 restores answers at once.
    */
   delayDeployAnswers(ms: number): void;
+  /**
+   * From now on each VM task through `/sdk` (ReconfigVM_Task, PowerOnVM_Task, ...) answers `ms`
+   * after vcsim finished it, and stays "in flight" on its VM until then: a second task on that VM
+   * meanwhile gets vCenter's TaskInProgress. 0 restores answers at once.
+   */
+  delayVmTasks(ms: number): void;
   /** Closes the server and the front's connections (not vcsim). */
   stop(): Promise<void>;
 }
@@ -48,7 +55,7 @@ export interface StartVcsimFrontOptions {
 
 /**
  * Starts the front (by default on 127.0.0.1, free port) with vcsim's certificate: `/sdk` is
- * forwarded to vcsim as is, `/api` is served as vCenter 8 does (see README.md), everything else is 404.
+ * forwarded to vcsim, refused where vCenter 8 refuses (see README.md), `/api` is served as vCenter 8 does (see README.md), everything else is 404.
  */
 export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<VcsimFront> {
   const { vcsim } = options;
@@ -91,12 +98,15 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
     deploys: new SerialQueue(),
   };
 
+  let vmTaskAnswerDelayMs = 0;
+  const sdk = new SdkInterceptor({ proxy, soap: ctx.soap, vmTaskAnswerDelayMs: () => vmTaskAnswerDelayMs });
+
   const under = (path: string, prefix: string): boolean =>
     path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
   const server: Server = createServer({ cert, key }, (req, res) => {
     const path = req.url ?? '/';
     if (under(path, '/api')) void serveApi(ctx, req, res);
-    else if (under(path, '/sdk')) void proxy.forward(req, res);
+    else if (under(path, '/sdk')) void sdk.handle(req, res);
     // Not forwarded: vcsim's `/rest` (the client must use `/api` only), `/about`, `/folder`...
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
   });
@@ -127,6 +137,9 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
     },
     delayDeployAnswers: (ms) => {
       ctx.deployAnswerDelayMs = ms;
+    },
+    delayVmTasks: (ms) => {
+      vmTaskAnswerDelayMs = ms;
     },
     expireRestSessions: async () => {
       const ids = [...ctx.sessions];

@@ -1,4 +1,6 @@
 import { Links } from '../rest/links';
+import { presentVm } from '../rest/vm-presenters';
+import { operationView, vmView } from '../../test/support/vm-view-factories';
 import { decodeFeedEvent, sseFrame } from './feed-event';
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -60,24 +62,10 @@ describe('decodeFeedEvent', () => {
     expect(event.frame(new Links('http://gw'))).toBe(event.frame(new Links('http://gw')));
   });
 
-  it("reads a VmChanged: scoped to the VM's project and customer, framed as the REST VM", () => {
-    const vm = {
-      uuid: '4213a1b2-0000-0000-0000-000000000001',
-      name: 'vm-1',
-      backend_id: 'vm-42',
-      runtime_state: 'POWERED_OFF',
-      cores: 2,
-      cores_per_socket: 1,
-      ram: 2048,
-      disk: 10240,
-      marketplace_resource_uuid: uuid(6),
-      customer_uuid: uuid(4),
-      project_uuid: uuid(3),
-      offering_uuid: uuid(2),
-      created: now,
-      modified: now,
-    };
-    const event = decodeFeedEvent(8, envelope('VmChanged', { previousState: 'POWERED_ON', vm }));
+  it("reads a VmChanged: scoped to the VM's project and customer, framed as the REST VM with its operation", () => {
+    const vm = vmView({ runtime_state: 'POWERED_OFF' });
+    const operation = operationView({ operation: 'stop', state: 'done' });
+    const event = decodeFeedEvent(8, envelope('VmChanged', { previousState: 'POWERED_ON', vm, operation }));
     if (event.kind !== 'public') throw new Error(event.kind);
     expect(event.type).toBe('VmChanged');
     expect(event.scope).toEqual({
@@ -90,11 +78,31 @@ describe('decodeFeedEvent', () => {
     });
     const data = event.frame(new Links('http://gw')).toString().split('\n')[2].slice('data: '.length);
     expect(JSON.parse(data)).toEqual({
+      ...presentVm(vm, new Links('http://gw')),
+      operation: {
+        ...operation,
+        vm: `http://gw/api/vmware-virtual-machine/${vm.uuid}/`,
+        disk: null,
+        port: null,
+      },
+    });
+    expect(JSON.parse(data)).toMatchObject({
       url: `http://gw/api/vmware-virtual-machine/${vm.uuid}/`,
-      ...vm,
-      offering: `http://gw/api/marketplace-public-offerings/${uuid(2)}/`,
+      disks: [{ url: `http://gw/api/vmware-disks/${vm.disks[0].uuid}/`, size: 2048 }],
+      ports: [{ url: `http://gw/api/vmware-ports/${vm.ports[0].uuid}/`, network_name: 'DC0_DVPG0' }],
     });
     expect(decodeFeedEvent(9, envelope('VmChanged', { vm: {} }))).toMatchObject({ kind: 'skipped' });
+  });
+
+  it('frames a VmChanged that a pull of its own found with a null operation', () => {
+    const vm = vmView();
+    const event = decodeFeedEvent(
+      10,
+      envelope('VmChanged', { previousState: 'POWERED_ON', vm, operation: null }),
+    );
+    if (event.kind !== 'public') throw new Error(event.kind);
+    const data = event.frame(new Links('http://gw')).toString().split('\n')[2].slice('data: '.length);
+    expect(JSON.parse(data)).toMatchObject({ uuid: vm.uuid, operation: null });
   });
 
   it('reads AccessChanged as internal, and skips what it cannot stream', () => {

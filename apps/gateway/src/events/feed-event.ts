@@ -9,7 +9,7 @@ import {
   type OfferingView,
 } from '@app/contracts';
 import { present, type Links } from '../rest/links';
-import { presentVm } from '../rest/virtual-machine-routes';
+import { presentOperation, presentVm } from '../rest/vm-presenters';
 
 /** The event types a subscriber may receive and filter on (`?type=`). AccessChanged is internal. */
 export const PUBLIC_EVENT_TYPES = [
@@ -185,7 +185,7 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
     case VmChangedEvent.type: {
       const parsed = VmChangedEvent.schema.safeParse(data);
       if (!parsed.success) return { kind: 'skipped', seq, reason: `invalid ${type}` };
-      const vm = parsed.data.vm;
+      const { vm, operation } = parsed.data;
       // A VM recorded before its customer was: no owner matches '' (staff still see it).
       const customerUuid = vm.customer_uuid ?? '';
       return publicEvent(
@@ -201,7 +201,11 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
           public: false,
         },
         false,
-        (links) => presentVm(vm, links),
+        // The VM as its REST GET shows it, plus the operation whose progress made the change.
+        (links) => ({
+          ...presentVm(vm, links),
+          operation: operation === null ? null : presentOperation(operation, links),
+        }),
       );
     }
     case AccessChangedEvent.type: {

@@ -18,7 +18,7 @@ import { readJsonBody } from './json-body';
 import { Links } from './links';
 import { findUnstorableText } from './storable-input';
 import { lastPage, paginationHeaders } from './pagination';
-import type { ApiRoute } from './route';
+import { hasJsonBody, successStatus, type ApiRoute } from './route';
 
 /**
  * The one pipeline every REST endpoint goes through, in Django REST framework's order:
@@ -102,7 +102,7 @@ export class ApiHandler {
     try {
       const params = validate(route.operation.params, request.params);
       const query = validate(route.operation.query, request.query);
-      const body = route.method === 'post' || route.method === 'patch' ? await readJsonBody(request) : {};
+      const body = hasJsonBody(route.method) ? await readJsonBody(request) : {};
       validate(route.operation.body, body);
       refuseUnstorable({ ...request.query }, body);
       return { params, query, body };
@@ -143,7 +143,8 @@ export class ApiHandler {
       const presentDraft = route.dryRun.present as (view: unknown, links: Links) => object;
       return sendJson(response, route.dryRun.status, presentDraft(data, links));
     }
-    if (!route.response) return sendJson(response, route.status, undefined);
+    const success = successStatus(route, data);
+    if (!success.body || !route.response) return sendJson(response, success.status, undefined);
     const present = route.response.present as (view: unknown, links: Links) => object;
     if (!route.response.list) return sendJson(response, route.status, present(data, links));
     const page = data as Page<unknown>;

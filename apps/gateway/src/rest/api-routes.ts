@@ -22,6 +22,7 @@ import { MARKETPLACE_ROUTES } from './marketplace-routes';
 import { ORDER_ROUTES } from './order-routes';
 import { VSPHERE_ROUTES } from './vsphere-routes';
 import { VIRTUAL_MACHINE_ROUTES } from './virtual-machine-routes';
+import { VM_DEVICE_ROUTES } from './vm-device-routes';
 
 /** Answers that are their view as it is: a token, a message. */
 const asIs = <V extends object>(view: V): object => view;
@@ -202,6 +203,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...ORDER_ROUTES,
   ...VSPHERE_ROUTES,
   ...VIRTUAL_MACHINE_ROUTES,
+  ...VM_DEVICE_ROUTES,
 ];
 
 /** Routes served by Nest controllers, documented with the rest. */

@@ -10,7 +10,7 @@ export interface HttpRequest extends IncomingMessage {
 
 export type HttpResponse = ServerResponse;
 export type HttpHandler = (request: HttpRequest, response: HttpResponse) => Promise<void>;
-export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /** Express's router layer, as listed by `app.router.stack`: what the gateway really serves. */
 export interface RouterLayer {
@@ -29,6 +29,7 @@ export interface ExpressApp {
   get(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
   post(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
   patch(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
+  put(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
   delete(path: string, handler: (request: HttpRequest, response: HttpResponse) => void): void;
   use(handler: Middleware | ErrorMiddleware): void;
   disable(setting: string): void;

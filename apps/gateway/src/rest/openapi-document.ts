@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyRoute, ApiRoute, StreamRoute } from './route';
+import { hasJsonBody, type AnyRoute, type ApiRoute, type StreamRoute } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -67,8 +67,15 @@ function parameters(route: { params: z.ZodType; query: z.ZodType }): JsonSchema[
   return list;
 }
 
+const SUCCESS_DESCRIPTIONS: Record<ApiRoute['status'], string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted: queued, its outcome follows on the event stream',
+  204: 'Done',
+};
+
 function apiOperation(route: ApiRoute): JsonSchema {
-  const success: JsonSchema = { description: route.status === 204 ? 'Done' : 'OK' };
+  const success: JsonSchema = { description: SUCCESS_DESCRIPTIONS[route.status] };
   if (route.response) {
     const item = jsonSchema(route.response.schema, 'output');
     success.content = {
@@ -81,7 +88,7 @@ function apiOperation(route: ApiRoute): JsonSchema {
       };
     }
   }
-  const hasBody = route.method === 'post' || route.method === 'patch';
+  const hasBody = hasJsonBody(route.method);
   const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   const bodyErrors = hasBody && {
     '413': { description: 'Body larger than the gateway takes', ...error },
@@ -107,6 +114,7 @@ function apiOperation(route: ApiRoute): JsonSchema {
     }),
     responses: {
       [String(route.status)]: success,
+      ...(route.noContentWhenNull && { '204': { description: 'Done at once: nothing left to do' } }),
       ...(route.dryRun && {
         [String(route.dryRun.status)]: {
           description: `With \`${route.dryRun.flag}=true\`: validated, nothing created`,

@@ -19,6 +19,11 @@ export interface ApiRoute {
   readonly tag: string;
   readonly operation: AnyOperation;
   readonly status: 200 | 201 | 202 | 204;
+  /**
+   * The service answers `null` when there was nothing left to do (a disk vCenter never created is
+   * removed at once): then 204 without a body instead of `status` with the presented view.
+   */
+  readonly noContentWhenNull?: boolean;
   /** Checks a password, so may answer 429 (documented as such). */
   readonly throttled?: boolean;
   /**
@@ -86,6 +91,17 @@ export interface StreamRoute {
 
 export type AnyRoute = ApiRoute | LocalRoute | NestRoute | StreamRoute;
 
+/** Whether a method's request carries a JSON body (read, validated and documented as such). */
+export function hasJsonBody(method: HttpMethod): boolean {
+  return method === 'post' || method === 'patch' || method === 'put';
+}
+
+/** The status of a successful answer carrying `data`, and whether it has a body. Pure. */
+export function successStatus(route: ApiRoute, data: unknown): { status: number; body: boolean } {
+  if (route.noContentWhenNull && data === null) return { status: 204, body: false };
+  return { status: route.status, body: route.response !== undefined };
+}
+
 /** `/api/customers/{uuid}/` → `/api/customers/:uuid/` */
 export function expressPath(path: string): string {
   return path.replace(/\{([a-z_]+)\}/g, ':$1');
@@ -108,6 +124,7 @@ export function apiRoute<V>(
     tag: string;
     status?: ApiRoute['status'];
     throttled?: boolean;
+    noContentWhenNull?: boolean;
   },
   response?: { resource: Presenter<V>; list?: boolean },
 ): ApiRoute {
@@ -121,6 +138,7 @@ export function apiRoute<V>(
     tag: meta.tag,
     status: meta.status ?? (response ? 200 : 204),
     throttled: meta.throttled ?? false,
+    noContentWhenNull: meta.noContentWhenNull ?? false,
     response: response && {
       schema: response.resource.schema,
       list: response.list ?? false,

@@ -1,4 +1,5 @@
 import type { AssignmentKind } from '../vsphere/assignments.request';
+import type { VmAction } from '../vsphere/virtual-machine.requests';
 
 /**
  * The public REST and SSE paths, in the OpenAPI form of the gateway's route table (`{uuid}`): the
@@ -32,7 +33,24 @@ export const API_PATHS = {
   vmwareNetworks: '/api/vmware-networks/',
   vmwareDatastores: '/api/vmware-datastores/',
   vmwareFolders: '/api/vmware-folders/',
+  /** The VMs orders made; `PATCH`/`PUT` of one changes its CPU and RAM (202). */
+  vmwareVirtualMachines: '/api/vmware-virtual-machine/',
+  vmwareVirtualMachine: '/api/vmware-virtual-machine/{uuid}/',
+  vmwareVirtualMachineCreateDisk: '/api/vmware-virtual-machine/{uuid}/create_disk/',
+  vmwareVirtualMachineCreatePort: '/api/vmware-virtual-machine/{uuid}/create_port/',
+  vmwareVirtualMachineConsole: '/api/vmware-virtual-machine/{uuid}/console/',
+  vmwareVirtualMachineWebConsole: '/api/vmware-virtual-machine/{uuid}/web_console/',
+  vmwareDisks: '/api/vmware-disks/',
+  vmwareDisk: '/api/vmware-disks/{uuid}/',
+  vmwareDiskExtend: '/api/vmware-disks/{uuid}/extend/',
+  vmwarePorts: '/api/vmware-ports/',
+  vmwarePort: '/api/vmware-ports/{uuid}/',
 } as const;
+
+/** `/api/vmware-virtual-machine/{uuid}/shutdown_guest/`: a VM action taken without a body (202). */
+export function vmActionPath(action: VmAction): string {
+  return `${API_PATHS.vmwareVirtualMachine}${action}/`;
+}
 
 /** The review and completion actions of an order: `POST /api/marketplace-orders/{uuid}/<action>/`. */
 export const ORDER_ACTIONS = [
