@@ -16,6 +16,7 @@ import type * as OrderActionsModule from './commands/order-actions';
 import type * as OrderingModule from './commands/ordering';
 import type * as ProviderModule from './commands/provider';
 import type * as SessionModule from './commands/session';
+import type * as VmDay2Module from './commands/vm-day2';
 import type * as ContextModule from './command-context';
 import type * as SkeletonsModule from './input/skeletons';
 import { buildProgram } from './program';
@@ -29,6 +30,7 @@ const load = {
   ordering: () => require('./commands/ordering') as typeof OrderingModule,
   provider: () => require('./commands/provider') as typeof ProviderModule,
   session: () => require('./commands/session') as typeof SessionModule,
+  vmDay2: () => require('./commands/vm-day2') as typeof VmDay2Module,
   context: () => require('./command-context') as typeof ContextModule,
   skeletons: () => require('./input/skeletons') as typeof SkeletonsModule,
 };
@@ -44,7 +46,7 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     return;
   }
   const context = await load.context().CommandContext.create(options);
-  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, VMWARE_INVENTORY, OPENSTACK } =
+  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, DISK, PORT, VMWARE_INVENTORY, OPENSTACK } =
     load.nouns();
   const nouns = {
     'marketplace offering': OFFERING,
@@ -53,6 +55,8 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     'marketplace order': ORDER,
     'marketplace resource': RESOURCE,
     'vmware vm': VM,
+    'vmware disk': DISK,
+    'vmware port': PORT,
     'openstack tenant': OPENSTACK.tenant,
     'openstack instance': OPENSTACK.instance,
     'openstack volume': OPENSTACK.volume,
@@ -93,6 +97,29 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     case 'openstack volume terminate':
       return load.ordering().terminate(context, args[0], flow);
   }
+  const day2 = options as unknown as VmDay2Module.UpdateFlags & {
+    vm: string;
+    size?: number;
+    network?: string;
+  };
+  switch (id) {
+    case 'vmware vm update':
+      return load.vmDay2().updateVm(context, args[0], day2);
+    case 'vmware vm console':
+      return load.vmDay2().vmConsole(context, args[0], { web: options.web as boolean | undefined });
+    case 'vmware disk create':
+      return load.vmDay2().createDisk(context, day2);
+    case 'vmware disk extend':
+      return load.vmDay2().extendDisk(context, args[0], day2);
+    case 'vmware disk delete':
+      return load.vmDay2().deleteDevice(context, 'disk', args[0], day2);
+    case 'vmware port create':
+      return load.vmDay2().createPort(context, day2);
+    case 'vmware port delete':
+      return load.vmDay2().deleteDevice(context, 'port', args[0], day2);
+  }
+  if (id.startsWith('vmware vm ') && !['list', 'get', 'wait', 'provision', 'terminate'].includes(verb))
+    return load.vmDay2().vmAction(context, verb, args[0], day2);
   if (id === 'vmware assignment list')
     return load.assignments().listAssignments(context, {
       kind: options.kind as string | undefined,
