@@ -789,11 +789,12 @@ describe('waldur-cli vmware commands against vcsim', () => {
       memoryMB: 1024,
     });
 
+    // `vmware vm list` names VMs by vCenter's instance uuid: the resource's resource_uuid.
     const listed = await runCli(
       ['vmware', 'vm', 'list', '--format', 'json', '--jmespath', '[].uuid'],
       as('member'),
     );
-    expect(JSON.parse(listed.stdout)).toEqual([vm.uuid]);
+    expect(JSON.parse(listed.stdout)).toEqual([vm.resource_uuid]);
   });
 
   it('lets staff assign a folder to an organisation, list it and take it back; others are refused', async () => {
