@@ -162,4 +162,24 @@ describe('waldur-cli argument parsing', () => {
       /required option '--customer <uuid\|url>' not specified/,
     );
   });
+
+  it('reads the day-2 VM commands: numbers as numbers, --wait off unless asked, required options', async () => {
+    expect(await parse('vmware', 'disk', 'create', '--vm', 'v', '--size', '1024', '--wait')).toMatchObject({
+      id: 'vmware disk create',
+      options: { vm: 'v', size: 1024, wait: true, timeout: 600 },
+    });
+    expect(await parse('vmware', 'vm', 'update', 'u', '--cores-per-socket', '2')).toMatchObject({
+      id: 'vmware vm update',
+      args: ['u'],
+      options: { coresPerSocket: 2 },
+    });
+    expect((await parse('vmware', 'vm', 'shutdown-guest', 'u')).options.wait).toBeUndefined();
+    await expect(parse('vmware', 'vm', 'update', 'u', '--ram', 'lots')).rejects.toThrow(
+      /--ram must be a whole number/,
+    );
+    await expect(parse('vmware', 'port', 'create', '--vm', 'v')).rejects.toThrow(
+      /required option '--network/,
+    );
+    expect((await parse('vmware', 'port', 'list', '--filter', 'vm_uuid=v')).id).toBe('vmware port list');
+  });
 });

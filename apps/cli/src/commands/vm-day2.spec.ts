@@ -15,6 +15,8 @@ import {
   vmActionOf,
   vmUpdateBody,
 } from './vm-day2';
+import { waitFor } from './browse';
+import { VM as VM_NOUN } from './nouns';
 import { isOperationOf } from './vm-operation';
 
 const VM = '502e74b6-aaaa-4bbb-8ccc-000000000001';
@@ -84,6 +86,12 @@ class FakeGateway {
     this.server = createServer((req, res) => void this.handle(req, res));
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Streams a VmChanged carrying `vm` to every open stream. */
+  push(id: number, vm: object): void {
+    for (const stream of this.streams)
+      stream.write(`id: ${id}\nevent: VmChanged\ndata: ${JSON.stringify(vm)}\n\n`);
   }
 
   async stop(): Promise<void> {
@@ -198,5 +206,27 @@ describe('vmware day-2 requests', () => {
       message:
         'start of vm 502e74b6-aaaa-4bbb-8ccc-000000000001 erred: The attempted operation cannot be performed in the current state (Powered on).',
     });
+  });
+
+  it("`vmware vm wait` follows the VM's events by its marketplace resource until the condition holds", async () => {
+    const waiting = await CommandContext.create({
+      apiUrl: context.settings.apiUrl,
+      token: 't',
+      format: 'json',
+      jmespath: "runtime_state=='POWERED_OFF'",
+    });
+    const done = waitFor(waiting, VM_NOUN, VM, flags);
+    while (!gateway.seen.some((r) => r.url.startsWith('/api/events')))
+      await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    gateway.push(10, { uuid: 'another-vm', runtime_state: 'POWERED_OFF' });
+    gateway.push(11, { uuid: VM, runtime_state: 'POWERED_OFF', state: 'OK' });
+    await done;
+    expect(gateway.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET /api/vmware-virtual-machine/${VM}/`,
+      `GET /api/events?resource_uuid=${RESOURCE}&type=VmChanged`,
+      `GET /api/vmware-virtual-machine/${VM}/`,
+    ]);
+    expect(JSON.parse(printed)).toEqual({ uuid: VM, runtime_state: 'POWERED_OFF', state: 'OK' });
   });
 });
