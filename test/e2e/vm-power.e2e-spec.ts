@@ -1,29 +1,25 @@
 import { connectVim, readVirtualMachines, type VimConnection, type VmInfo } from '@app/vim25';
 import type { Json } from '../support/api-session';
 import { SseClient } from '../support/sse-client';
+import {
+  eventually,
+  operationEnd,
+  orderVm,
+  vmChanges,
+  type Operation,
+  type Vm,
+} from '../support/virtual-machines';
 import { VsphereMarketplace } from '../support/vsphere-marketplace';
 
 jest.setTimeout(180_000);
 
-type Order = Json & { uuid: string; state: string; resource_uuid: string | null };
-type Vm = Json & {
-  uuid: string;
-  url: string;
-  name: string;
-  runtime_state: string;
-  cores: number;
-  cores_per_socket: number;
-  ram: number;
-  disk: number;
-  marketplace_resource_uuid: string;
-  customer_uuid: string;
-};
 type Named = Json & { uuid: string; name: string };
 
 /**
  * Issue 10's power slice on vcsim through the vCenter 8 front: a VM an order made, seen at
- * `/api/vmware-virtual-machine/`, stopped and started (each checked in vcsim and streamed as
- * VmChanged), a refused action with its reason, and an outsider who sees neither the VM nor its events.
+ * `/api/vmware-virtual-machine/`, stopped and started (each accepted as a queued operation, carried
+ * out in vcsim and streamed as VmChanged), a refused action with its reason, several actions at once
+ * queued and carried out one by one, and an outsider who sees neither the VM nor its events.
  */
 describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => {
   let market: VsphereMarketplace;
@@ -43,35 +39,8 @@ describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => 
     const folder = (await market.inventory('vmware-folders'))[0];
     await market.assign('networks', network.uuid);
     await market.assign('folders', folder.uuid);
-    const base = market.api.base;
-    const order = await market.api.ok<Order & { marketplace_resource_uuid: string }>(
-      'member',
-      'POST',
-      '/api/marketplace-orders/',
-      {
-        offering: `${base}/api/marketplace-public-offerings/${market.offering.uuid}/`,
-        project: `${base}/api/projects/${market.project.uuid}/`,
-        plan: `${base}/api/marketplace-public-offerings/${market.offering.uuid}/plans/${market.offering.plans[0].uuid}/`,
-        attributes: {
-          name: 'e2e-power-1',
-          template: `${base}/api/vmware-templates/${market.templates[0].uuid}/`,
-          cores_per_socket: 1,
-          networks: [{ url: `${base}/api/vmware-networks/${network.uuid}/` }],
-          folder: `${base}/api/vmware-folders/${folder.uuid}/`,
-        },
-        limits: { cpu: 2, ram: 2048 },
-        accepting_terms_of_service: true,
-      },
-    );
-    marketplaceResourceUuid = order.marketplace_resource_uuid;
-    const deadline = Date.now() + 120_000;
-    let done: Order;
-    do {
-      await new Promise((r) => setTimeout(r, 500));
-      done = await market.api.ok<Order>('member', 'GET', `/api/marketplace-orders/${order.uuid}/`);
-    } while (!['done', 'erred'].includes(done.state) && Date.now() < deadline);
-    expect(done.state).toBe('done');
-    vm = await market.api.ok<Vm>('member', 'GET', `/api/vmware-virtual-machine/${done.resource_uuid}/`);
+    vm = await orderVm(market, 'e2e-power-1', { network, folder });
+    marketplaceResourceUuid = vm.marketplace_resource_uuid;
 
     // Another organisation with a member of its own.
     const other = await market.api.ok<Named>('staff', 'POST', '/api/customers/', { name: 'Other org' });
@@ -90,8 +59,30 @@ describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => 
     return (await readVirtualMachines(vim)).find((info) => info.instanceUuid === vm.uuid);
   }
 
-  const changes = (stream: SseClient) =>
-    stream.data<Vm>('VmChanged').filter((changed) => changed.uuid === vm.uuid);
+  const changes = (stream: SseClient) => vmChanges(stream, vm.uuid);
+
+  /** The 202 of an action: the queued operation, as Waldur's "<action> was scheduled". */
+  async function act(action: string): Promise<Operation> {
+    const answer = await market.api.call<Operation>(
+      'member',
+      'POST',
+      `/api/vmware-virtual-machine/${vm.uuid}/${action}/`,
+    );
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({
+      operation: action,
+      status: `${action} was scheduled`,
+      vm_uuid: vm.uuid,
+      state: 'pending',
+      error_message: '',
+      vm: vm.url,
+    });
+    return answer.body;
+  }
+
+  async function powerInVcsim(state: string): Promise<void> {
+    await eventually(inVcsim, (info) => info?.powerState === state, 30_000, `${state} in vcsim`);
+  }
 
   async function stream(who: string): Promise<SseClient> {
     const opened = await SseClient.open(`${market.api.base}/api/events`, { token: market.api.tokens[who] });
@@ -122,26 +113,21 @@ describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => 
     expect((await inVcsim())?.powerState).toBe('poweredOn');
   });
 
-  it('stops the VM: 202, VmChanged POWERED_OFF on the SSE stream of its members only, poweredOff in vcsim', async () => {
+  it('stops the VM: 202 with the queued operation, VmChanged POWERED_OFF on the SSE stream of its members only, poweredOff in vcsim', async () => {
     const member = await stream('member');
     const outsider = await stream('outsider');
     try {
-      const answer = await market.api.call<Json>(
-        'member',
-        'POST',
-        `/api/vmware-virtual-machine/${vm.uuid}/stop/`,
-      );
-      expect(answer.status).toBe(202);
-      expect(answer.body).toEqual({ uuid: vm.uuid, operation: 'stop', runtime_state: 'POWERED_OFF' });
-      await member.waitFor((s) => changes(s).length > 0, 30_000, 'VmChanged');
-      expect(changes(member).map((c) => c.runtime_state)).toEqual(['POWERED_OFF']);
-      expect(changes(member)[0]).toMatchObject({
+      const stop = await act('stop');
+      const ended = await operationEnd(member, stop);
+      expect(ended.operation).toMatchObject({ uuid: stop.uuid, operation: 'stop', state: 'done' });
+      expect(ended).toMatchObject({
+        runtime_state: 'POWERED_OFF',
         name: 'e2e-power-1',
         marketplace_resource_uuid: marketplaceResourceUuid,
       });
       expect((await inVcsim())?.powerState).toBe('poweredOff');
       const after = await market.api.ok<Vm>('member', 'GET', `/api/vmware-virtual-machine/${vm.uuid}/`);
-      expect(after.runtime_state).toBe('POWERED_OFF');
+      expect(after).toMatchObject({ runtime_state: 'POWERED_OFF', state: 'OK' });
       // The outsider's stream had every chance to get it: the member's came first from the same feed.
       await new Promise((r) => setTimeout(r, 1_000));
       expect(changes(outsider)).toEqual([]);
@@ -167,15 +153,9 @@ describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => 
   it('starts the VM again: 202, VmChanged POWERED_ON, poweredOn in vcsim', async () => {
     const member = await stream('member');
     try {
-      const answer = await market.api.call<Json>(
-        'member',
-        'POST',
-        `/api/vmware-virtual-machine/${vm.uuid}/start/`,
-      );
-      expect(answer.status).toBe(202);
-      expect(answer.body).toMatchObject({ operation: 'start', runtime_state: 'POWERED_ON' });
-      await member.waitFor((s) => changes(s).length > 0, 30_000, 'VmChanged');
-      expect(changes(member).map((c) => c.runtime_state)).toEqual(['POWERED_ON']);
+      const start = await act('start');
+      const ended = await operationEnd(member, start);
+      expect(ended).toMatchObject({ runtime_state: 'POWERED_ON', operation: { state: 'done' } });
       expect((await inVcsim())?.powerState).toBe('poweredOn');
     } finally {
       member.close();
@@ -183,14 +163,14 @@ describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => 
   });
 
   it('suspends a running VM and starts it from SUSPENDED: suspended, then poweredOn in vcsim', async () => {
-    const suspend = await market.api.call<Json>(
-      'member',
-      'POST',
-      `/api/vmware-virtual-machine/${vm.uuid}/suspend/`,
+    await act('suspend');
+    await powerInVcsim('suspended');
+    await eventually(
+      () => market.api.ok<Vm>('member', 'GET', `/api/vmware-virtual-machine/${vm.uuid}/`),
+      (now) => now.runtime_state === 'SUSPENDED',
+      30_000,
+      'SUSPENDED in REST',
     );
-    expect(suspend.status).toBe(202);
-    expect(suspend.body).toMatchObject({ operation: 'suspend', runtime_state: 'SUSPENDED' });
-    expect((await inVcsim())?.powerState).toBe('suspended');
     const reset = await market.api.call<Json>(
       'member',
       'POST',
@@ -200,31 +180,29 @@ describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => 
     expect(reset.body).toEqual({
       detail: 'The virtual machine must be POWERED_ON to reset; it is SUSPENDED.',
     });
-    const start = await market.api.call<Json>(
-      'member',
-      'POST',
-      `/api/vmware-virtual-machine/${vm.uuid}/start/`,
-    );
-    expect(start.status).toBe(202);
-    expect((await inVcsim())?.powerState).toBe('poweredOn');
+    await act('start');
+    await powerInVcsim('poweredOn');
   });
 
-  it('carries out or refuses as busy each of five resets asked at once: none lost, no TaskInProgress', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        market.api.call<Json>('member', 'POST', `/api/vmware-virtual-machine/${vm.uuid}/reset/`),
-      ),
-    );
-    const accepted = answers.filter((a) => a.status === 202);
-    const refused = answers.filter((a) => a.status !== 202);
-    expect(accepted.length).toBeGreaterThanOrEqual(1);
-    for (const answer of accepted)
-      expect(answer.body).toMatchObject({ operation: 'reset', runtime_state: 'POWERED_ON' });
-    for (const answer of refused) {
-      expect(answer.status).toBe(409);
-      expect(answer.body).toEqual({ detail: 'Another operation is in progress on this virtual machine.' });
+  it('queues five resets asked at once and carries out each: all 202, all done, no TaskInProgress', async () => {
+    const member = await stream('member');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          market.api.call<Operation>('member', 'POST', `/api/vmware-virtual-machine/${vm.uuid}/reset/`),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+      const operations = answers.map((a) => a.body);
+      expect(new Set(operations.map((o) => o.uuid)).size).toBe(5);
+      const ends = [];
+      for (const operation of operations) ends.push(await operationEnd(member, operation, 60_000));
+      expect(ends.map((end) => end.operation?.state)).toEqual(['done', 'done', 'done', 'done', 'done']);
+      expect(ends.map((end) => end.operation?.error_message)).toEqual(['', '', '', '', '']);
+      expect((await inVcsim())?.powerState).toBe('poweredOn');
+    } finally {
+      member.close();
     }
-    expect((await inVcsim())?.powerState).toBe('poweredOn');
   });
 
   it("answers 404 to another organisation's member, for the VM and its actions, and lists nothing", async () => {

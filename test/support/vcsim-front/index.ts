@@ -2,3 +2,4 @@
 export { startVcsimFront, startVcsimWithFront } from './start-front';
 export type { StartVcsimFrontOptions, VcsimEndpoint, VcsimFront, VcsimWithFront } from './start-front';
 export type { UndescribedDetails } from './front-context';
+export { makeNvmeOnlyVm, setGuestToolsStatus } from './vm-fixtures';

@@ -91,12 +91,14 @@ export class SdkInterceptor {
   }
 
   private async callerAuthenticated(req: IncomingMessage, vm: MoRef): Promise<boolean> {
+    const cookie = req.headers.cookie;
+    if (cookie === undefined) return false;
     const soap = await this.deps.soap();
     const probe = buildEnvelope('RetrievePropertiesEx', soap.content.propertyCollector, {
       specSet: { propSet: { type: vm.type, pathSet: 'name' }, objectSet: { obj: vm, skip: false } },
       options: {},
     });
-    const headers = { cookie: req.headers.cookie, 'content-type': 'text/xml; charset=utf-8' };
+    const headers = { cookie, 'content-type': 'text/xml; charset=utf-8' };
     const probeReq = { method: 'POST', url: req.url, headers } as unknown as IncomingMessage;
     const text = (await readAll(await this.deps.proxy.send(probeReq, Buffer.from(probe)))).toString('utf8');
     // vcsim answers an unauthenticated RetrievePropertiesEx with a NotAuthenticated missingSet

@@ -20,6 +20,24 @@ const schema = serviceConfigSchema({
   // vCenter 8 may take tens of minutes over for a large template. The OrderSubmitted consumer's
   // handler deadline is this plus a minute, so the order's own budget always fires first.
   VSPHERE_DEPLOY_TIMEOUT_MS: env.milliseconds(30 * 60_000),
+  // Day-2 operations: how many run at once across VMs (one per VM at a time always), how often
+  // other instances' work is looked for, how long a claim holds without renewal before another
+  // instance takes the operation over, how long a guest shutdown or reboot may take to show.
+  VM_OPERATION_CONCURRENCY: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int()
+    .min(1)
+    .max(256)
+    .default(8),
+  VSPHERE_OPERATION_POLL_MS: env.milliseconds(1_000),
+  VSPHERE_OPERATION_LEASE_MS: env.milliseconds(60_000),
+  VSPHERE_GUEST_POWER_TIMEOUT_MS: env.milliseconds(10 * 60_000),
+  // Drift: every managed VM read from vCenter this often per offering (0 turns it off).
+  VSPHERE_VM_PULL_INTERVAL_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds' })
+    .int()
+    .min(0)
+    .default(5 * 60_000),
 });
 
 export type VsphereAdapterConfig = z.infer<typeof schema> & {

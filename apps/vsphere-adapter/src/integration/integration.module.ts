@@ -29,6 +29,6 @@ import { VcenterAccessService } from './services/vcenter-access.service';
     { provide: INVENTORY_SOURCE, useClass: Vim25InventorySource },
     syncRequestedConsumer,
   ],
-  exports: [CredentialsService, SyncCoordinator, VcenterAccessService],
+  exports: [CredentialsService, SyncCoordinator, SyncLockRepository, VcenterAccessService],
 })
 export class IntegrationModule {}

@@ -90,17 +90,3 @@ export const VM_CREATE_PORT = vsphereOperation('vsphere.vm.create_port', {
   params: vmParams,
   body: z.strictObject({ network: text(400) }),
 });
-
-// TRANSITIONAL (removed when the operation queue lands): the synchronous power answer of before.
-export const powerOperationViewSchema = z.object({
-  uuid: z.string(),
-  operation: z.enum(POWER_ACTIONS),
-  runtime_state: z.enum(['POWERED_ON', 'POWERED_OFF', 'SUSPENDED']),
-});
-export type PowerOperationView = z.infer<typeof powerOperationViewSchema>;
-export const VM_POWER_OPERATIONS = {
-  start: VM_ACTION_OPERATIONS.start,
-  stop: VM_ACTION_OPERATIONS.stop,
-  reset: VM_ACTION_OPERATIONS.reset,
-  suspend: VM_ACTION_OPERATIONS.suspend,
-};

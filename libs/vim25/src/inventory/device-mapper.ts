@@ -80,5 +80,8 @@ export function toVmDevice(value: XmlValue): VmDevice {
       scsiCtlrUnitNumber: asNumber(raw.scsiCtlrUnitNumber) ?? 7,
     };
   }
+  if (type === 'VirtualNVMEController') {
+    return { ...base, kind: 'nvme', busNumber: asNumber(raw.busNumber) ?? 0 };
+  }
   return { ...base, kind: 'other' };
 }

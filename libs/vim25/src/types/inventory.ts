@@ -86,6 +86,8 @@ export interface VmInfo {
   readonly devices: readonly VmDevice[];
   readonly toolsRunningStatus?: ToolsRunningStatus;
   readonly guestState?: string;
+  /** `config.tools.toolsInstallType` (`guestToolsTypeMSI`, ...; absent or `guestToolsTypeUnknown`: not installed). */
+  readonly toolsInstallType?: string;
   readonly template: boolean;
   readonly uuid?: string;
   readonly instanceUuid?: string;

@@ -53,10 +53,17 @@ export interface VirtualScsiController extends VirtualDevice {
   readonly scsiCtlrUnitNumber: number;
 }
 
+/** vim25 VirtualNVMEController (subset): disks take units 0–14 on it. */
+export interface VirtualNvmeController extends VirtualDevice {
+  readonly kind: 'nvme';
+  readonly busNumber: number;
+}
+
 /** Any other device. */
 export interface OtherDevice extends VirtualDevice {
   readonly kind: 'other';
 }
 
 /** A VM device, told apart by `kind`. */
-export type VmDevice = VirtualDisk | VirtualEthernetCard | VirtualScsiController | OtherDevice;
+export type VmDevice =
+  VirtualDisk | VirtualEthernetCard | VirtualScsiController | VirtualNvmeController | OtherDevice;

@@ -4,7 +4,7 @@ import { fixture } from '../../test/support/fixture-caller';
 import { toVmDevices } from '../inventory/vm-readers';
 import type { VmDevice } from '../types/virtual-machine';
 import { DeviceResolutionError, findCreatedDevice } from './device-diff';
-import { findFreeScsiSlot } from './disk-operations';
+import { findFreeDiskSlot, noDiskSlotMessage } from './disk-operations';
 import { backingMatches, nicBackingSpec } from './nic-operations';
 import { vmrcUrl } from './console-operations';
 
@@ -42,9 +42,9 @@ describe('device mapping (recorded config.hardware.device of a vcsim VM)', () =>
   });
 });
 
-describe('findFreeScsiSlot', () => {
+describe('findFreeDiskSlot', () => {
   it('takes the first free unit of the first SCSI controller', () => {
-    expect(findFreeScsiSlot(recordedDevices())).toMatchObject({ controller: { key: 202 }, unitNumber: 1 });
+    expect(findFreeDiskSlot(recordedDevices())).toMatchObject({ controller: { key: 202 }, unitNumber: 1 });
   });
 
   it('never takes the controller unit 7 and moves to the next controller when full', () => {
@@ -66,17 +66,89 @@ describe('findFreeScsiSlot', () => {
       raw: {},
     });
     const sixDisks = [0, 1, 2, 3, 4, 5].map((u) => disk(2000 + u, 1000, u));
-    expect(findFreeScsiSlot([scsi(1000, 0), ...sixDisks])?.unitNumber).toBe(6);
+    expect(findFreeDiskSlot([scsi(1000, 0), ...sixDisks])?.unitNumber).toBe(6);
     const full = [
       ...sixDisks,
       disk(2006, 1000, 6),
       ...[8, 9, 10, 11, 12, 13, 14, 15].map((u) => disk(2000 + u, 1000, u)),
     ];
-    expect(findFreeScsiSlot([scsi(1001, 1), scsi(1000, 0), ...full])).toMatchObject({
+    expect(findFreeDiskSlot([scsi(1001, 1), scsi(1000, 0), ...full])).toMatchObject({
       controller: { key: 1001 },
       unitNumber: 0,
     });
-    expect(findFreeScsiSlot([scsi(1000, 0), ...full])).toBeUndefined();
+    expect(findFreeDiskSlot([scsi(1000, 0), ...full])).toBeUndefined();
+  });
+});
+
+describe('findFreeDiskSlot with NVMe controllers', () => {
+  const nvme = (key: number, bus: number): VmDevice => ({
+    kind: 'nvme',
+    key,
+    type: 'VirtualNVMEController',
+    busNumber: bus,
+    raw: {},
+  });
+  const scsi = (key: number): VmDevice => ({
+    kind: 'scsi',
+    key,
+    type: 'ParaVirtualSCSIController',
+    busNumber: 0,
+    scsiCtlrUnitNumber: 7,
+    raw: {},
+  });
+  const disk = (key: number, controllerKey: number, unitNumber: number): VmDevice => ({
+    kind: 'disk',
+    key,
+    type: 'VirtualDisk',
+    controllerKey,
+    unitNumber,
+    capacityInKB: 1,
+    raw: {},
+  });
+  const ide: VmDevice = { kind: 'other', key: 200, type: 'VirtualIDEController', raw: {} };
+  const units = (controllerKey: number, list: readonly number[]) =>
+    list.map((u) => disk(controllerKey * 100 + u, controllerKey, u));
+  const upTo = (n: number) => Array.from({ length: n + 1 }, (_, i) => i);
+
+  it('places a disk on an NVMe controller when it is the only disk controller', () => {
+    expect(findFreeDiskSlot([ide, nvme(31000, 0), ...units(31000, [0, 1])])).toMatchObject({
+      controller: { key: 31000, kind: 'nvme' },
+      unitNumber: 2,
+    });
+  });
+
+  it('prefers SCSI, uses NVMe units 0-14 only and takes NVMe controllers by bus number', () => {
+    expect(findFreeDiskSlot([nvme(31000, 0), scsi(1000)])).toMatchObject({ controller: { key: 1000 } });
+    const fullScsi = units(
+      1000,
+      upTo(15).filter((u) => u !== 7),
+    );
+    expect(findFreeDiskSlot([nvme(31001, 1), nvme(31000, 0), scsi(1000), ...fullScsi])).toMatchObject({
+      controller: { key: 31000 },
+      unitNumber: 0,
+    });
+    expect(findFreeDiskSlot([nvme(31000, 0), ...units(31000, upTo(13))])?.unitNumber).toBe(14);
+    expect(findFreeDiskSlot([nvme(31000, 0), ...units(31000, upTo(14))])).toBeUndefined();
+  });
+
+  it('explains a VM without a free SCSI or NVMe unit, naming SATA/IDE as unsupported when only those exist', () => {
+    expect(noDiskSlotMessage([ide])).toBe(
+      'The virtual machine has no SCSI or NVMe controller with a free unit. Disks on SATA or IDE controllers are not supported.',
+    );
+    expect(noDiskSlotMessage([ide, nvme(31000, 0), ...units(31000, upTo(14))])).toBe(
+      'The virtual machine has no SCSI or NVMe controller with a free unit.',
+    );
+    expect(noDiskSlotMessage([])).toBe(
+      'The virtual machine has no SCSI or NVMe controller with a free unit.',
+    );
+  });
+
+  it('maps a recorded VirtualNVMEController as an NVMe controller', () => {
+    expect(
+      toVmDevices([
+        { _type: 'VirtualNVMEController', key: '205', busNumber: '0', deviceInfo: { label: 'nvme-205' } },
+      ]),
+    ).toMatchObject([{ kind: 'nvme', key: 205, busNumber: 0, type: 'VirtualNVMEController' }]);
   });
 });
 

@@ -2,28 +2,67 @@ import type { SoapObject } from '../soap/soap-encoder';
 import { readVmDevices } from '../inventory/vm-readers';
 import type { MoRef } from '../types/mo-ref';
 import type { VimContext } from '../types/vim-context';
-import type { VirtualDisk, VirtualScsiController, VmDevice } from '../types/virtual-machine';
+import type {
+  VirtualDisk,
+  VirtualNvmeController,
+  VirtualScsiController,
+  VmDevice,
+} from '../types/virtual-machine';
 import { DeviceResolutionError, findCreatedDevice } from './device-diff';
 import { runTask, vmObject, type VmOperationOptions } from './run-task';
 
-/** Highest unit on a SCSI bus (16 units, wide SCSI). */
+/** Highest unit a disk can take on a SCSI bus (16 units, wide SCSI; the controller holds 7). */
 const MAX_SCSI_UNIT = 15;
+/** Highest unit a disk can take on an NVMe controller (15 namespaces). */
+const MAX_NVME_UNIT = 14;
+/** Disk controllers the client does not place disks on. */
+const UNSUPPORTED_DISK_CONTROLLERS = new Set([
+  'VirtualAHCIController',
+  'VirtualSATAController',
+  'VirtualIDEController',
+]);
 
-/** The first SCSI controller (by bus number) with a free unit, and that unit; the controller's own unit (7) is never used. Pure. */
-export function findFreeScsiSlot(
-  devices: readonly VmDevice[],
-): { controller: VirtualScsiController; unitNumber: number } | undefined {
-  const controllers = devices
-    .filter((d): d is VirtualScsiController => d.kind === 'scsi')
-    .sort((a, b) => a.busNumber - b.busNumber);
+/** A disk controller the client places disks on. */
+export type DiskController = VirtualScsiController | VirtualNvmeController;
+
+/** Where a new disk goes: a controller and a free unit on it. */
+export interface DiskSlot {
+  readonly controller: DiskController;
+  readonly unitNumber: number;
+}
+
+function firstFreeUnit(devices: readonly VmDevice[], controller: DiskController): number | undefined {
+  const used = new Set(devices.filter((d) => d.controllerKey === controller.key).map((d) => d.unitNumber));
+  const max = controller.kind === 'scsi' ? MAX_SCSI_UNIT : MAX_NVME_UNIT;
+  if (controller.kind === 'scsi') used.add(controller.scsiCtlrUnitNumber);
+  for (let unit = 0; unit <= max; unit++) if (!used.has(unit)) return unit;
+  return undefined;
+}
+
+/**
+ * The first free unit for a new disk: SCSI controllers first (units 0–15 but the controller's own,
+ * 7), then NVMe controllers (units 0–14), each kind by bus number. Undefined when none has a free
+ * unit. Pure.
+ */
+export function findFreeDiskSlot(devices: readonly VmDevice[]): DiskSlot | undefined {
+  const byBus = (a: DiskController, b: DiskController) => a.busNumber - b.busNumber;
+  const controllers = [
+    ...devices.filter((d): d is VirtualScsiController => d.kind === 'scsi').sort(byBus),
+    ...devices.filter((d): d is VirtualNvmeController => d.kind === 'nvme').sort(byBus),
+  ];
   for (const controller of controllers) {
-    const used = new Set(devices.filter((d) => d.controllerKey === controller.key).map((d) => d.unitNumber));
-    used.add(controller.scsiCtlrUnitNumber);
-    for (let unit = 0; unit <= MAX_SCSI_UNIT; unit++) {
-      if (!used.has(unit)) return { controller, unitNumber: unit };
-    }
+    const unitNumber = firstFreeUnit(devices, controller);
+    if (unitNumber !== undefined) return { controller, unitNumber };
   }
   return undefined;
+}
+
+/** Why no disk can be added to a VM with `devices` (no free SCSI or NVMe unit). Pure. */
+export function noDiskSlotMessage(devices: readonly VmDevice[]): string {
+  const base = 'The virtual machine has no SCSI or NVMe controller with a free unit.';
+  const hasOwn = devices.some((d) => d.kind === 'scsi' || d.kind === 'nvme');
+  const hasOthers = devices.some((d) => UNSUPPORTED_DISK_CONTROLLERS.has(d.type));
+  return !hasOwn && hasOthers ? `${base} Disks on SATA or IDE controllers are not supported.` : base;
 }
 
 function diskOf(devices: readonly VmDevice[], diskKey: number): VirtualDisk {
@@ -40,7 +79,7 @@ export interface NewDisk {
 }
 
 /**
- * Adds a thin VirtualDisk on the first SCSI controller with a free unit (ReconfigVM_Task,
+ * Adds a thin VirtualDisk on the first SCSI, else NVMe, controller with a free unit (ReconfigVM_Task,
  * fileOperation=create) and returns the created disk, found by key diff and controller+unit.
  * Cost: 2 device reads + the reconfigure task.
  */
@@ -51,8 +90,8 @@ export async function addDisk(
   options?: VmOperationOptions,
 ): Promise<VirtualDisk> {
   const before = await readVmDevices(ctx, vm, options);
-  const slot = findFreeScsiSlot(before);
-  if (slot === undefined) throw new DeviceResolutionError('the VM has no SCSI controller with a free unit');
+  const slot = findFreeDiskSlot(before);
+  if (slot === undefined) throw new DeviceResolutionError(noDiskSlotMessage(before));
   const device: SoapObject = {
     _type: 'VirtualDisk',
     key: -1,

@@ -6,3 +6,4 @@ export * from './lifecycle-operations';
 export * from './nic-operations';
 export * from './power-operations';
 export * from './run-task';
+export * from './guest-state-watch';

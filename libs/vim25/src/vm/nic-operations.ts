@@ -45,23 +45,33 @@ export function backingMatches(backing: NicBacking, target: NicTarget | NetworkI
   return false;
 }
 
+/** How a new adapter is connected. */
+export interface NewNic {
+  /**
+   * Connected at once (`connectable.connected`); default false. vCenter applies it on a running VM
+   * only: send true there, or the adapter stays disconnected until the next power-on.
+   */
+  readonly connected?: boolean;
+}
+
 /**
- * Adds a VirtualVmxnet3 adapter (generated MAC, connected at power-on) on a standard,
- * distributed or opaque network (ReconfigVM_Task) and returns it, found by key diff and backing.
- * Cost: 2 device reads + the task.
+ * Adds a VirtualVmxnet3 adapter (generated MAC, connected at power-on, connected now as `nic`
+ * says) on a standard, distributed or opaque network (ReconfigVM_Task) and returns it, found by
+ * key diff and backing. Cost: 2 device reads + the task.
  */
 export async function addNic(
   ctx: VimContext,
   vm: MoRef,
   target: NicTarget | NetworkInfo,
   options?: VmOperationOptions,
+  nic?: NewNic,
 ): Promise<VirtualEthernetCard> {
   const before = await readVmDevices(ctx, vm, options);
   const device: SoapObject = {
     _type: 'VirtualVmxnet3',
     key: -1,
     backing: nicBackingSpec(target),
-    connectable: { startConnected: true, allowGuestControl: true, connected: false },
+    connectable: { startConnected: true, allowGuestControl: true, connected: nic?.connected ?? false },
     addressType: 'generated',
   };
   const spec = { deviceChange: [{ operation: 'add', device }] };

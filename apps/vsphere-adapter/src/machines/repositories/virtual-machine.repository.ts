@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../../repositories/unit-of-work';
 import type { RemoteVm, RuntimeState } from '../../vcenter/ports/vm-provisioner.port';
+import { VmDeviceReconciler } from './vm-device-reconciler';
 
 /** A VM an order made, as the adapter recorded it. */
 export interface VirtualMachineRow {
@@ -54,10 +55,16 @@ const toRow = (r: RawVm): VirtualMachineRow => ({
 export const totalDisk = (vm: Pick<RemoteVm, 'disks'>): number =>
   vm.disks.reduce((sum, d) => sum + d.sizeMiB, 0);
 
-/** The VMs orders made, with their disks and network adapters; and the orders already answered. */
+/**
+ * The VMs orders made, and the orders already answered. Their disks and network adapters are kept
+ * in line by the VmDeviceReconciler, so a device's row (and uuid) outlives every refresh.
+ */
 @Injectable()
 export class VirtualMachineRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    private readonly devices: VmDeviceReconciler,
+  ) {}
 
   async getByBackendUuid(offeringUuid: string, backendUuid: string): Promise<VirtualMachineRow | null> {
     const rows: RawVm[] = await this.dataSource.query(
@@ -131,7 +138,7 @@ export class VirtualMachineRepository {
         owner.projectUuid ?? null,
       ],
     );
-    await this.saveDevices(tx, row.uuid, vm, networkUuids);
+    await this.devices.reconcile(tx, row.uuid, vm, networkUuids);
     return row.uuid;
   }
 
@@ -147,38 +154,10 @@ export class VirtualMachineRepository {
          "ram" = $6, "disk" = $7, "runtime_state" = $8, "modified" = now() WHERE "uuid" = $1`,
       [uuid, vm.moref, vm.name, vm.cpu, vm.coresPerSocket, vm.ram, totalDisk(vm), vm.runtimeState],
     );
-    await this.saveDevices(tx, uuid, vm, networkUuids);
+    await this.devices.reconcile(tx, uuid, vm, networkUuids);
   }
 
   async delete(tx: Tx, uuid: string): Promise<void> {
     await tx.query(`DELETE FROM "vsphere"."virtual_machines" WHERE "uuid" = $1`, [uuid]);
-  }
-
-  private async saveDevices(
-    tx: Tx,
-    uuid: string,
-    vm: RemoteVm,
-    networkUuids: ReadonlyMap<string, string>,
-  ): Promise<void> {
-    await tx.query(`DELETE FROM "vsphere"."vm_disks" WHERE "vm_uuid" = $1`, [uuid]);
-    await tx.query(`DELETE FROM "vsphere"."vm_network_adapters" WHERE "vm_uuid" = $1`, [uuid]);
-    for (const disk of vm.disks)
-      await tx.query(
-        `INSERT INTO "vsphere"."vm_disks" ("vm_uuid", "device_key", "size", "datastore", "label") VALUES ($1, $2, $3, $4, $5)`,
-        [uuid, disk.key, disk.sizeMiB, disk.datastore ?? null, disk.label ?? null],
-      );
-    for (const nic of vm.nics)
-      await tx.query(
-        `INSERT INTO "vsphere"."vm_network_adapters" ("vm_uuid", "device_key", "mac_address", "network_backend_id",
-           "network_uuid", "connected") VALUES ($1, $2, $3, $4, $5, $6)`,
-        [
-          uuid,
-          nic.key,
-          nic.macAddress ?? null,
-          nic.network ?? null,
-          nic.network === undefined ? null : (networkUuids.get(nic.network) ?? null),
-          nic.connected,
-        ],
-      );
   }
 }

@@ -1,18 +1,61 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ToolsState, VirtualMachineView, VmRuntimeState, VmState } from '@app/contracts';
+import type {
+  DeviceState,
+  DiskView,
+  PortView,
+  ToolsState,
+  VirtualMachineView,
+  VmRuntimeState,
+  VmState,
+} from '@app/contracts';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../../repositories/unit-of-work';
 
 /** Whose VMs a caller sees: all (staff), or those of the given customers. */
 export type VmVisibility = { all: true } | { all: false; customerUuids: readonly string[] };
 
-/** A VM as the REST answer shows it, with what a power action needs (its offering and moref). */
+/** A VM as the REST answer shows it, with what an operation needs (its row, offering and moref). */
 export interface VmRecord {
   view: VirtualMachineView;
   moref: string;
+  rowUuid: string;
+}
+
+/** What a read-back or pull records of a VM (vCenter's figures) and the state it leaves it in. */
+export interface VmFigures {
+  readonly moref: string;
+  readonly name: string;
+  readonly runtimeState: VmRuntimeState;
+  readonly cpu: number;
+  readonly coresPerSocket: number;
+  readonly ram: number;
+  readonly disk: number;
+  readonly toolsState: ToolsState;
+  readonly toolsInstalled: boolean;
+}
+
+interface RawDevice {
+  uuid: string;
+  vm_uuid: string;
+  name: string;
+  state: DeviceState;
+  error_message: string;
+  device_key: number | null;
+  created: Date;
+  modified: Date;
+}
+interface RawDisk extends RawDevice {
+  size: string;
+}
+interface RawPort extends RawDevice {
+  mac_address: string | null;
+  network_uuid: string | null;
+  network_name: string | null;
+  connected: boolean;
 }
 
 interface RawView {
+  row_uuid: string;
   backend_uuid: string;
   state: VmState;
   error_message: string;
@@ -33,8 +76,33 @@ interface RawView {
   modified: Date;
 }
 
-const toRecord = (r: RawView): VmRecord => ({
+const deviceFields = (d: RawDevice, vmUuid: string) => ({
+  uuid: d.uuid,
+  name: d.name,
+  state: d.state,
+  error_message: d.error_message,
+  backend_id: d.device_key === null ? '' : String(d.device_key),
+  vm_uuid: vmUuid,
+  created: d.created.toISOString(),
+  modified: d.modified.toISOString(),
+});
+
+const toDisk = (d: RawDisk, vmUuid: string): DiskView => ({
+  ...deviceFields(d, vmUuid),
+  size: Number(d.size),
+});
+
+const toPort = (p: RawPort, vmUuid: string): PortView => ({
+  ...deviceFields(p, vmUuid),
+  mac_address: p.mac_address ?? '',
+  network_uuid: p.network_uuid,
+  network_name: p.network_name ?? '',
+  runtime_state: p.connected ? 'CONNECTED' : 'NOT_CONNECTED',
+});
+
+const toRecord = (r: RawView, disks: RawDisk[] = [], ports: RawPort[] = []): VmRecord => ({
   moref: r.moref,
+  rowUuid: r.row_uuid,
   view: {
     uuid: r.backend_uuid,
     name: r.name,
@@ -48,8 +116,8 @@ const toRecord = (r: RawView): VmRecord => ({
     disk: Number(r.disk),
     tools_installed: r.tools_installed,
     tools_state: r.tools_state,
-    disks: [],
-    ports: [],
+    disks: disks.filter((d) => d.vm_uuid === r.row_uuid).map((d) => toDisk(d, r.backend_uuid)),
+    ports: ports.filter((p) => p.vm_uuid === r.row_uuid).map((p) => toPort(p, r.backend_uuid)),
     marketplace_resource_uuid: r.resource_uuid,
     customer_uuid: r.customer_uuid,
     project_uuid: r.project_uuid,
@@ -59,7 +127,7 @@ const toRecord = (r: RawView): VmRecord => ({
   },
 });
 
-const COLUMNS = `"backend_uuid", "state", "error_message", "tools_installed", "tools_state", "name", "moref", "runtime_state", "cpu", "cores_per_socket", "ram", "disk",
+const COLUMNS = `"uuid" AS "row_uuid", "backend_uuid", "state", "error_message", "tools_installed", "tools_state", "name", "moref", "runtime_state", "cpu", "cores_per_socket", "ram", "disk",
   "resource_uuid", "customer_uuid", "project_uuid", "offering_uuid", "created", "modified"`;
 
 /** The recorded VMs as callers see them (`/api/vmware-virtual-machine/`), and their runtime state. */
@@ -70,8 +138,12 @@ export class VmViewRepository {
   async list(
     visibility: VmVisibility,
     page: { page: number; pageSize: number },
+    projectUuid?: string,
   ): Promise<{ items: VmRecord[]; count: number }> {
-    const [where, args] = this.visible(visibility, 1);
+    const [visible, visibleArgs] = this.visible(visibility, 1);
+    const where =
+      projectUuid === undefined ? visible : `${visible} AND "project_uuid" = $${visibleArgs.length + 1}`;
+    const args = projectUuid === undefined ? visibleArgs : [...visibleArgs, projectUuid];
     const counted: { n: string }[] = await this.dataSource.query(
       `SELECT count(*) AS "n" FROM "vsphere"."virtual_machines" WHERE ${where}`,
       args,
@@ -81,7 +153,7 @@ export class VmViewRepository {
        ORDER BY "name", "backend_uuid" LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
       [...args, page.pageSize, (page.page - 1) * page.pageSize],
     );
-    return { items: rows.map(toRecord), count: Number(counted[0].n) };
+    return { items: await this.withDevices(this.dataSource, rows), count: Number(counted[0].n) };
   }
 
   /** The VM with vCenter uuid `uuid` if the caller sees it. */
@@ -92,36 +164,122 @@ export class VmViewRepository {
        ORDER BY "created" LIMIT 1`,
       [uuid, ...args],
     );
-    return rows.length === 0 ? null : toRecord(rows[0]);
+    return rows.length === 0 ? null : (await this.withDevices(this.dataSource, rows))[0];
+  }
+
+  /** The VM of row `rowUuid` as it is in `tx` (after the caller's changes). */
+  async getByRow(tx: Tx, rowUuid: string): Promise<VmRecord | null> {
+    const rows: RawView[] = await tx.query(
+      `SELECT ${COLUMNS} FROM "vsphere"."virtual_machines" WHERE "uuid" = $1`,
+      [rowUuid],
+    );
+    return rows.length === 0 ? null : (await this.withDevices(tx, rows))[0];
+  }
+
+  /** Locks the VM's row until the transaction ends; its runtime state, or null when it is gone. */
+  async lock(tx: Tx, rowUuid: string): Promise<{ runtimeState: VmRuntimeState; state: VmState } | null> {
+    const rows: { runtime_state: VmRuntimeState; state: VmState }[] = await tx.query(
+      `SELECT "runtime_state", "state" FROM "vsphere"."virtual_machines" WHERE "uuid" = $1 FOR UPDATE`,
+      [rowUuid],
+    );
+    return rows.length === 0 ? null : { runtimeState: rows[0].runtime_state, state: rows[0].state };
+  }
+
+  /** Sets Waldur's state and error message of the VM (UPDATING, ERRED with vCenter's message). */
+  async setState(tx: Tx, rowUuid: string, state: VmState, errorMessage: string): Promise<void> {
+    await tx.query(
+      `UPDATE "vsphere"."virtual_machines" SET "state" = $2, "error_message" = $3, "modified" = now()
+       WHERE "uuid" = $1`,
+      [rowUuid, state, errorMessage],
+    );
   }
 
   /**
-   * Records the VM's runtime state; the VM as it is now with the state it had, or null when the
-   * state was already that (nothing changed). The row is locked until the transaction ends.
+   * Records what vCenter shows of the VM, with `state`; whether any recorded field changed (the
+   * caller locked the row).
    */
-  async setRuntimeState(
+  async record(
     tx: Tx,
-    offeringUuid: string,
-    uuid: string,
-    state: VmRuntimeState,
-  ): Promise<{ previous: VmRuntimeState; now: VmRecord } | null> {
-    const before: { runtime_state: VmRuntimeState }[] = await tx.query(
-      `SELECT "runtime_state" FROM "vsphere"."virtual_machines"
-       WHERE "offering_uuid" = $1 AND "backend_uuid" = $2 FOR UPDATE`,
-      [offeringUuid, uuid],
+    rowUuid: string,
+    figures: VmFigures,
+    state: { state: VmState; errorMessage: string },
+  ): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `WITH changed AS (
+         UPDATE "vsphere"."virtual_machines" SET "moref" = $2, "name" = $3, "runtime_state" = $4, "cpu" = $5,
+           "cores_per_socket" = $6, "ram" = $7, "disk" = $8, "tools_state" = $9, "tools_installed" = $10,
+           "state" = $11, "error_message" = $12, "modified" = now()
+         WHERE "uuid" = $1 AND ("moref", "name", "runtime_state", "cpu", "cores_per_socket", "ram", "disk",
+           "tools_state", "tools_installed", "state", "error_message")
+           IS DISTINCT FROM ($2, $3, $4, $5::int, $6::int, $7::int, $8::bigint, $9, $10::boolean, $11, $12)
+         RETURNING 1)
+       SELECT * FROM changed`,
+      [
+        rowUuid,
+        figures.moref,
+        figures.name,
+        figures.runtimeState,
+        figures.cpu,
+        figures.coresPerSocket,
+        figures.ram,
+        figures.disk,
+        figures.toolsState,
+        figures.toolsInstalled,
+        state.state,
+        state.errorMessage,
+      ],
     );
-    if (before.length === 0 || before[0].runtime_state === state) return null;
-    // An UPDATE's RETURNING comes back with its row count through TypeORM: read the row after it.
+    return rows.length > 0;
+  }
+
+  /** Sets a disk's or adapter's state (ERRED with vCenter's refusal of its operation). */
+  async setDeviceState(
+    tx: Tx,
+    device: { table: 'disk' | 'port'; uuid: string },
+    state: DeviceState,
+    errorMessage: string,
+  ): Promise<void> {
+    const table = device.table === 'disk' ? 'vm_disks' : 'vm_network_adapters';
     await tx.query(
-      `UPDATE "vsphere"."virtual_machines" SET "runtime_state" = $3, "modified" = now()
-       WHERE "offering_uuid" = $1 AND "backend_uuid" = $2`,
-      [offeringUuid, uuid, state],
+      `UPDATE "vsphere"."${table}" SET "state" = $2, "error_message" = $3, "modified" = now() WHERE "uuid" = $1`,
+      [device.uuid, state, errorMessage],
     );
-    const rows: RawView[] = await tx.query(
-      `SELECT ${COLUMNS} FROM "vsphere"."virtual_machines" WHERE "offering_uuid" = $1 AND "backend_uuid" = $2`,
-      [offeringUuid, uuid],
+  }
+
+  /** Every recorded VM of the offering: row uuid, vCenter uuid and moref (for a pull). */
+  async ofOffering(offeringUuid: string): Promise<{ rowUuid: string; backendUuid: string; moref: string }[]> {
+    const rows: { uuid: string; backend_uuid: string; moref: string }[] = await this.dataSource.query(
+      `SELECT "uuid", "backend_uuid", "moref" FROM "vsphere"."virtual_machines" WHERE "offering_uuid" = $1`,
+      [offeringUuid],
     );
-    return { previous: before[0].runtime_state, now: toRecord(rows[0]) };
+    return rows.map((r) => ({ rowUuid: r.uuid, backendUuid: r.backend_uuid, moref: r.moref }));
+  }
+
+  /** The offerings with recorded VMs. */
+  async offeringsWithVms(): Promise<string[]> {
+    const rows: { offering_uuid: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT "offering_uuid" FROM "vsphere"."virtual_machines"`,
+    );
+    return rows.map((r) => r.offering_uuid);
+  }
+
+  private async withDevices(db: Pick<Tx, 'query'>, rows: RawView[]): Promise<VmRecord[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.row_uuid);
+    const common = `"uuid", "vm_uuid", "name", "state", "error_message", "device_key", "created", "modified"`;
+    const disks: RawDisk[] = await db.query(
+      `SELECT ${common}, "size" FROM "vsphere"."vm_disks" WHERE "vm_uuid" = ANY($1::uuid[])
+       ORDER BY "device_key" NULLS LAST, "created"`,
+      [ids],
+    );
+    const ports: RawPort[] = await db.query(
+      `SELECT a."uuid", a."vm_uuid", a."name", a."state", a."error_message", a."device_key", a."created",
+         a."modified", a."mac_address", a."network_uuid", n."name" AS "network_name", a."connected"
+       FROM "vsphere"."vm_network_adapters" a LEFT JOIN "vsphere"."networks" n ON n."uuid" = a."network_uuid"
+       WHERE a."vm_uuid" = ANY($1::uuid[]) ORDER BY a."device_key" NULLS LAST, a."created"`,
+      [ids],
+    );
+    return rows.map((r) => toRecord(r, disks, ports));
   }
 
   private visible(visibility: VmVisibility, first: number): [string, unknown[]] {

@@ -1,5 +1,5 @@
 import type { VmInfo } from '@app/vim25';
-import { endsWithLine, toRemoteVm } from './vim25-vm-provisioner';
+import { endsWithLine, toolsInstalledOf, toolsStateOf, toRemoteVm } from './vim25-vm-provisioner';
 
 describe('endsWithLine', () => {
   const mark = 'marketplace-order:1';
@@ -13,7 +13,7 @@ describe('endsWithLine', () => {
 });
 
 describe('toRemoteVm', () => {
-  it("maps power state, hardware, disks (MiB) and adapters' networks", () => {
+  it("maps power state, hardware, disks (MiB), adapters' networks and Tools", () => {
     const info = {
       ref: { type: 'VirtualMachine', value: 'vm-7' },
       name: 'web',
@@ -24,6 +24,8 @@ describe('toRemoteVm', () => {
       template: false,
       uuid: 'bios',
       instanceUuid: 'inst',
+      toolsRunningStatus: 'guestToolsRunning',
+      toolsInstallType: 'guestToolsTypeOpenVMTools',
       devices: [
         { kind: 'disk', key: 2000, type: 'VirtualDisk', capacityInKB: 10 * 1024 * 1024, raw: {} },
         {
@@ -48,6 +50,26 @@ describe('toRemoteVm', () => {
       ram: 2048,
       disks: [{ key: 2000, sizeMiB: 10240, datastore: undefined, label: undefined }],
       nics: [{ key: 4000, macAddress: '00:50:56:00:00:01', network: 'dvportgroup-9', connected: true }],
+      toolsState: 'RUNNING',
+      toolsInstalled: true,
     });
+  });
+});
+
+describe('Tools as Waldur shows them', () => {
+  it('maps guest.toolsRunningStatus to ToolsStates, an unknown or absent status to NOT_RUNNING', () => {
+    expect(toolsStateOf('guestToolsRunning')).toBe('RUNNING');
+    expect(toolsStateOf('guestToolsExecutingScripts')).toBe('STARTING');
+    expect(toolsStateOf('guestToolsNotRunning')).toBe('NOT_RUNNING');
+    expect(toolsStateOf(undefined)).toBe('NOT_RUNNING');
+    expect(toolsStateOf('somethingNew')).toBe('NOT_RUNNING');
+  });
+
+  it('counts Tools installed unless the install type is absent, empty or guestToolsTypeUnknown', () => {
+    expect(toolsInstalledOf('guestToolsTypeOpenVMTools')).toBe(true);
+    expect(toolsInstalledOf('guestToolsTypeMSI')).toBe(true);
+    expect(toolsInstalledOf('guestToolsTypeUnknown')).toBe(false);
+    expect(toolsInstalledOf('')).toBe(false);
+    expect(toolsInstalledOf(undefined)).toBe(false);
   });
 });

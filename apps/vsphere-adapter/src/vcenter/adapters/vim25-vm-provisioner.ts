@@ -1,5 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { ToolsState } from '@app/contracts';
 import {
+  acquireVmrcUrl,
+  acquireWebMksTicket,
   asBoolean,
   asString,
   connectRest,
@@ -11,26 +14,33 @@ import {
   powerOnVm,
   readDatacenters,
   readVirtualMachine,
+  readVirtualMachines,
+  rebootGuestOs,
   reconfigureHardware,
   resetVm,
   RestSessionRegistry,
   retrieveFromView,
   retrieveObject,
+  shutdownGuestOs,
   suspendVm,
   VimFault,
   VimSessionRegistry,
+  waitForVmGuestState,
   type MoRef,
   type VimConnection,
+  type ToolsRunningStatus,
   type VmInfo,
 } from '@app/vim25';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
+import { addDisk, addNic, extendDisk, readNetworks, removeDisk, removeNic } from '@app/vim25';
 import type { VcenterConnection } from '../../integration/domain/vcenter-connection';
-import type {
-  DeployRequest,
-  RemoteVm,
-  RuntimeState,
-  VmCallOptions,
-  VmProvisioner,
+import {
+  NetworkNotFoundError,
+  type DeployRequest,
+  type RemoteVm,
+  type RuntimeState,
+  type VmCallOptions,
+  type VmProvisioner,
 } from '../ports/vm-provisioner.port';
 
 const POWER: Record<string, RuntimeState> = {
@@ -38,6 +48,22 @@ const POWER: Record<string, RuntimeState> = {
   poweredOff: 'POWERED_OFF',
   suspended: 'SUSPENDED',
 };
+
+const TOOLS: Record<ToolsRunningStatus, ToolsState> = {
+  guestToolsRunning: 'RUNNING',
+  guestToolsExecutingScripts: 'STARTING',
+  guestToolsNotRunning: 'NOT_RUNNING',
+};
+
+/** Waldur's ToolsStates for vim25's `guest.toolsRunningStatus` (unknown or absent: not running). Pure. */
+export function toolsStateOf(status: string | undefined): ToolsState {
+  return TOOLS[status as ToolsRunningStatus] ?? 'NOT_RUNNING';
+}
+
+/** Whether Tools are installed, as Waldur reads `config.tools.toolsInstallType`. Pure. */
+export function toolsInstalledOf(installType: string | undefined): boolean {
+  return installType !== undefined && installType !== '' && installType !== 'guestToolsTypeUnknown';
+}
 
 const vmRef = (moref: string): MoRef => ({ type: 'VirtualMachine', value: moref });
 
@@ -85,10 +111,13 @@ export function toRemoteVm(info: VmInfo, annotation: string): RemoteVm {
                     ? d.backing.portgroupKey
                     : undefined,
               connected: d.connected ?? false,
+              label: d.label,
             },
           ]
         : [],
     ),
+    toolsState: toolsStateOf(info.toolsRunningStatus),
+    toolsInstalled: toolsInstalledOf(info.toolsInstallType),
   };
 }
 
@@ -209,6 +238,73 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
     );
   }
 
+  async addDisk(
+    connection: VcenterConnection,
+    moref: string,
+    sizeMiB: number,
+    options: VmCallOptions,
+  ): Promise<number> {
+    const disk = await addDisk(
+      await this.vim(connection, 'long', options),
+      vmRef(moref),
+      { capacityInKB: sizeMiB * 1024 },
+      options,
+    );
+    return disk.key;
+  }
+
+  async extendDisk(
+    connection: VcenterConnection,
+    moref: string,
+    diskKey: number,
+    sizeMiB: number,
+    options: VmCallOptions,
+  ): Promise<void> {
+    await extendDisk(
+      await this.vim(connection, 'long', options),
+      vmRef(moref),
+      diskKey,
+      sizeMiB * 1024,
+      options,
+    );
+  }
+
+  async removeDisk(
+    connection: VcenterConnection,
+    moref: string,
+    diskKey: number,
+    options: VmCallOptions,
+  ): Promise<void> {
+    await removeDisk(await this.vim(connection, 'long', options), vmRef(moref), diskKey, options);
+  }
+
+  async addNic(
+    connection: VcenterConnection,
+    moref: string,
+    network: string,
+    connected: boolean,
+    options: VmCallOptions,
+  ): Promise<number> {
+    const vim = await this.vim(connection, 'long', options);
+    // The backing needs more than the id (a distributed group's switch uuid, an opaque network's id).
+    const target = (await readNetworks(vim, options)).find((n) => n.ref.value === network);
+    if (target === undefined) throw new NetworkNotFoundError(network);
+    // TODO(lead, on merging d2-front): pass `{ connected }` as addNic's fifth argument; until then a
+    // new adapter on a running VM stays disconnected until its next power-on (vcenter8-behaviour.md).
+    void connected;
+    const nic = await addNic(vim, vmRef(moref), target, options);
+    return nic.key;
+  }
+
+  async removeNic(
+    connection: VcenterConnection,
+    moref: string,
+    nicKey: number,
+    options: VmCallOptions,
+  ): Promise<void> {
+    await removeNic(await this.vim(connection, 'long', options), vmRef(moref), nicKey, options);
+  }
+
   async destroy(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<boolean> {
     try {
       await destroyVm(await this.vim(connection, 'long', options), vmRef(moref), options);
@@ -258,6 +354,56 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
       call,
     );
     return toRemoteVm(info, asString(marked?.props.get('config.annotation')) ?? '');
+  }
+
+  async readAll(connection: VcenterConnection, options: VmCallOptions): Promise<RemoteVm[]> {
+    const vim = await this.vim(connection, 'short', options);
+    const infos = await readVirtualMachines(vim, options);
+    return infos.filter((info) => !info.template).map((info) => toRemoteVm(info, ''));
+  }
+
+  async guestPower(
+    connection: VcenterConnection,
+    moref: string,
+    action: 'shutdown' | 'reboot',
+    options: VmCallOptions,
+  ): Promise<void> {
+    const call = action === 'shutdown' ? shutdownGuestOs : rebootGuestOs;
+    await call(await this.vim(connection, 'short', options), vmRef(moref), options);
+  }
+
+  async waitForGuest(
+    connection: VcenterConnection,
+    moref: string,
+    reached: (state: { runtimeState?: RuntimeState; toolsState?: ToolsState }) => boolean,
+    options: VmCallOptions,
+  ): Promise<void> {
+    await waitForVmGuestState(
+      await this.vim(connection, 'long', options),
+      vmRef(moref),
+      (state) =>
+        reached({
+          runtimeState: state.powerState === undefined ? undefined : POWER[state.powerState],
+          toolsState:
+            state.toolsRunningStatus === undefined ? undefined : toolsStateOf(state.toolsRunningStatus),
+        }),
+      options,
+    );
+  }
+
+  async consoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string> {
+    return acquireVmrcUrl(await this.vim(connection, 'short', options), vmRef(moref), options);
+  }
+
+  async webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string> {
+    const ticket = await acquireWebMksTicket(
+      await this.vim(connection, 'short', options),
+      vmRef(moref),
+      options,
+    );
+    if (ticket.url !== undefined && ticket.url !== '') return ticket.url;
+    const host = ticket.host ?? new URL(connection.url).hostname;
+    return `wss://${host}:${ticket.port ?? 443}/ticket/${encodeURIComponent(ticket.ticket)}`;
   }
 
   async onApplicationShutdown(): Promise<void> {

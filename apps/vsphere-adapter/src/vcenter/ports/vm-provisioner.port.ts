@@ -1,3 +1,4 @@
+import type { ToolsState } from '@app/contracts';
 import type { VcenterConnection } from '../../integration/domain/vcenter-connection';
 
 /** vim25 power states in the REST spelling the marketplace shows (Waldur's RuntimeStates). */
@@ -16,6 +17,8 @@ export interface RemoteNic {
   /** The network's managed object id (standard port groups; distributed ones give the port group key). */
   readonly network?: string;
   readonly connected: boolean;
+  /** vCenter's label ("Network adapter 2"): the name of a row made for an adapter added in vCenter. */
+  readonly label?: string;
 }
 
 /** A VM as vCenter has it now. */
@@ -32,6 +35,10 @@ export interface RemoteVm {
   readonly ram: number;
   readonly disks: readonly RemoteDisk[];
   readonly nics: readonly RemoteNic[];
+  /** Waldur's ToolsStates from `guest.toolsRunningStatus`. */
+  readonly toolsState: ToolsState;
+  /** False when `config.tools.toolsInstallType` is absent, empty or `guestToolsTypeUnknown`. */
+  readonly toolsInstalled: boolean;
 }
 
 /** What a Content Library deploy takes, in vCenter's ids. */
@@ -86,6 +93,50 @@ export interface VmProvisioner {
     change: { cpu?: number; coresPerSocket?: number; ram?: number },
     options: VmCallOptions,
   ): Promise<void>;
+  /**
+   * Adds a thin disk of `sizeMiB` next to the VM's files (ReconfigVM_Task, fileOperation=create)
+   * and returns its device key, found by key diff. Two device reads and the task.
+   */
+  addDisk(
+    connection: VcenterConnection,
+    moref: string,
+    sizeMiB: number,
+    options: VmCallOptions,
+  ): Promise<number>;
+  /** Grows the disk with key `diskKey` to `sizeMiB` (ReconfigVM_Task edit). Two reads and the task. */
+  extendDisk(
+    connection: VcenterConnection,
+    moref: string,
+    diskKey: number,
+    sizeMiB: number,
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** Removes the disk and deletes its file (ReconfigVM_Task remove, fileOperation=destroy). */
+  removeDisk(
+    connection: VcenterConnection,
+    moref: string,
+    diskKey: number,
+    options: VmCallOptions,
+  ): Promise<void>;
+  /**
+   * Adds a VMXNET3 adapter on the network with managed object id `network` (its backing read from
+   * vCenter: standard, distributed or opaque), connected now when `connected`, and returns its key,
+   * found by key diff and backing. Throws NetworkNotFoundError when vCenter has no such network.
+   */
+  addNic(
+    connection: VcenterConnection,
+    moref: string,
+    network: string,
+    connected: boolean,
+    options: VmCallOptions,
+  ): Promise<number>;
+  /** Removes the adapter with key `nicKey` (ReconfigVM_Task remove). */
+  removeNic(
+    connection: VcenterConnection,
+    moref: string,
+    nicKey: number,
+    options: VmCallOptions,
+  ): Promise<void>;
   /** Destroy_Task, waited for; false when the VM was already gone. */
   destroy(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<boolean>;
   /** The VM's power state (undefined when gone). One property-collector round trip. */
@@ -96,6 +147,37 @@ export interface VmProvisioner {
   ): Promise<RuntimeState | undefined>;
   /** The VM as it is (undefined when gone). Two round trips. */
   read(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<RemoteVm | undefined>;
+  /**
+   * Every VM of the vCenter (templates left out) with power, hardware, devices and Tools, without
+   * annotations. One property-collector round trip over a container view.
+   */
+  readAll(connection: VcenterConnection, options: VmCallOptions): Promise<RemoteVm[]>;
+  /** ShutdownGuest or RebootGuest: returns once vCenter accepted it, before the guest acted. */
+  guestPower(
+    connection: VcenterConnection,
+    moref: string,
+    action: 'shutdown' | 'reboot',
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** Follows the VM's power state and Tools through the property collector until `reached` holds. */
+  waitForGuest(
+    connection: VcenterConnection,
+    moref: string,
+    reached: (state: { runtimeState?: RuntimeState; toolsState?: ToolsState }) => boolean,
+    options: VmCallOptions,
+  ): Promise<void>;
+  /** A VMRC URL with a clone ticket acquired now (tickets work once). One round trip. */
+  consoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
+  /** The WebMKS console URL from AcquireTicket('webmks'); vCenter's fault where it issues none. */
+  webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
+}
+
+/** The network an adapter was to be added on is not in vCenter (any more). */
+export class NetworkNotFoundError extends Error {
+  override readonly name = 'NetworkNotFoundError';
+  constructor(network: string) {
+    super(`The network ${network} does not exist in vCenter.`);
+  }
 }
 
 export const VM_PROVISIONER = Symbol('VmProvisioner');

@@ -1,0 +1,110 @@
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import type { Logger } from '@app/platform';
+import { LOGGER } from '../../adapters/runtime-providers';
+import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
+import { SyncLockRepository } from '../../integration/repositories/sync-lock.repository';
+import { VcenterAccessService } from '../../integration/services/vcenter-access.service';
+import { UnitOfWork } from '../../repositories/unit-of-work';
+import { VM_PROVISIONER, type RemoteVm, type VmProvisioner } from '../../vcenter/ports/vm-provisioner.port';
+import { PlacementRepository } from '../repositories/placement.repository';
+import { VmOperationRepository } from '../repositories/vm-operation.repository';
+import { VmViewRepository } from '../repositories/vm-view.repository';
+import { VmRecordService } from './vm-record.service';
+
+/**
+ * Drift: every VSPHERE_VM_PULL_INTERVAL_MS, each offering's managed VMs are read from vCenter in
+ * one property-collector round trip and each changed one recorded as an operation's read-back
+ * records it (VmChanged with `operation: null`); a VM gone from vCenter turns ERRED. One instance
+ * pulls an offering at a time (an advisory lock). VMs with an operation queued or running are left
+ * to it: its read-back records them.
+ */
+@Injectable()
+export class VmPullService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private round: Promise<void> | null = null;
+  private readonly stop = new AbortController();
+
+  constructor(
+    @Inject(CONFIG) private readonly config: VsphereAdapterConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(VM_PROVISIONER) private readonly vcenter: VmProvisioner,
+    private readonly access: VcenterAccessService,
+    private readonly locks: SyncLockRepository,
+    private readonly vms: VmViewRepository,
+    private readonly operations: VmOperationRepository,
+    private readonly placement: PlacementRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly recorder: VmRecordService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const every = this.config.VSPHERE_VM_PULL_INTERVAL_MS;
+    if (every === 0) return;
+    this.timer = setInterval(() => void this.pullAll(), every);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.stop.abort(new Error('the vSphere adapter is stopping'));
+    await this.round;
+  }
+
+  /** One round over every offering with VMs; a round still running is not doubled. */
+  pullAll(): Promise<void> {
+    this.round ??= this.pullOfferings().finally(() => {
+      this.round = null;
+    });
+    return this.round;
+  }
+
+  private async pullOfferings(): Promise<void> {
+    for (const offering of await this.vms.offeringsWithVms().catch((error: unknown) => {
+      this.logger.error({ err: error }, 'listing the offerings to pull failed');
+      return [];
+    })) {
+      if (this.stop.signal.aborted) return;
+      try {
+        await this.locks.withLock(offering, () => this.pullOffering(offering), 'vmPull');
+      } catch (error) {
+        this.logger.warn({ err: error, offeringUuid: offering }, 'pulling the VMs of an offering failed');
+      }
+    }
+  }
+
+  /** Reads every VM of the offering's vCenter at once and records those that changed. */
+  async pullOffering(offeringUuid: string): Promise<number> {
+    const access = await this.access.forOffering(offeringUuid);
+    if (access === null) return 0;
+    const signal = AbortSignal.any([
+      this.stop.signal,
+      AbortSignal.timeout(this.config.VSPHERE_CALL_TIMEOUT_MS),
+    ]);
+    const remotes = await this.vcenter.readAll(await access.connection(), {
+      signal,
+      timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS,
+    });
+    const byUuid = new Map<string, RemoteVm>(remotes.map((vm) => [vm.uuid, vm]));
+    const recorded = await this.vms.ofOffering(offeringUuid);
+    const busy = await this.operations.busyVms(recorded.map((vm) => vm.rowUuid));
+    const networks = await this.placement.networksByBackendId(offeringUuid);
+    let changed = 0;
+    for (const vm of recorded) {
+      if (busy.has(vm.rowUuid)) continue;
+      const remote = byUuid.get(vm.backendUuid);
+      const appended = await this.unitOfWork.run((tx) =>
+        remote === undefined
+          ? this.recorder.recordGone(tx, vm.rowUuid, null)
+          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null),
+      );
+      if (appended) changed++;
+    }
+    if (changed > 0) this.recorder.wake();
+    return changed;
+  }
+}

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { VmChangedEvent, type VmOperationView } from '@app/contracts';
+import { EventOutbox } from '../../adapters/event-outbox';
+import type { Tx } from '../../repositories/unit-of-work';
+import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
+import { VmDeviceReconciler } from '../repositories/vm-device-reconciler';
+import { VmViewRepository, type VmRecord } from '../repositories/vm-view.repository';
+
+export const VM_GONE = 'The virtual machine no longer exists in vCenter.';
+
+/** Where a failed operation's message goes: the VM, one of its devices, or nowhere (a refusal). */
+export type FailureTarget =
+  { kind: 'vm' } | { kind: 'device'; table: 'disk' | 'port'; uuid: string } | { kind: 'none' };
+
+/**
+ * Records what happens to a VM in the caller's transaction, each change with its VmChanged (the
+ * VM's uuid as correlation id, so its events keep their order): an operation beginning, vCenter's
+ * read-back after an operation or a pull, a VM gone from vCenter, a failure. One code path for
+ * operations and drift, so both record a VM the same way.
+ */
+@Injectable()
+export class VmRecordService {
+  constructor(
+    private readonly vms: VmViewRepository,
+    private readonly devices: VmDeviceReconciler,
+    private readonly events: EventOutbox,
+  ) {}
+
+  /** The VM turns UPDATING: its operation began (or was accepted). */
+  async markUpdating(tx: Tx, rowUuid: string, operation: VmOperationView): Promise<void> {
+    const before = await this.vms.lock(tx, rowUuid);
+    if (before === null) return;
+    await this.vms.setState(tx, rowUuid, 'UPDATING', '');
+    await this.publish(tx, rowUuid, before.runtimeState, operation);
+  }
+
+  /**
+   * Records the VM as vCenter has it, OK again; appends VmChanged when anything changed or when
+   * an operation ended. `claim` gives a device an operation created its key. Returns whether a
+   * VmChanged was appended.
+   */
+  async recordRemote(
+    tx: Tx,
+    rowUuid: string,
+    remote: RemoteVm,
+    networkUuids: ReadonlyMap<string, string>,
+    operation: VmOperationView | null,
+    claim?: { readonly table: 'disk' | 'port'; readonly uuid: string; readonly deviceKey: number },
+  ): Promise<boolean> {
+    const before = await this.vms.lock(tx, rowUuid);
+    if (before === null) return false;
+    const devices = await this.devices.reconcile(tx, rowUuid, remote, networkUuids, claim);
+    const changed = await this.vms.record(
+      tx,
+      rowUuid,
+      {
+        moref: remote.moref,
+        name: remote.name,
+        runtimeState: remote.runtimeState,
+        cpu: remote.cpu,
+        coresPerSocket: remote.coresPerSocket,
+        ram: remote.ram,
+        disk: devices.totalDiskMiB,
+        toolsState: remote.toolsState,
+        toolsInstalled: remote.toolsInstalled,
+      },
+      { state: 'OK', errorMessage: '' },
+    );
+    if (!changed && !devices.changed && operation === null) return false;
+    await this.publish(tx, rowUuid, before.runtimeState, operation);
+    return true;
+  }
+
+  /** The VM is gone from vCenter: ERRED with the reason (once). */
+  async recordGone(tx: Tx, rowUuid: string, operation: VmOperationView | null): Promise<boolean> {
+    return this.recordFailure(tx, rowUuid, operation, VM_GONE, { kind: 'vm' });
+  }
+
+  /**
+   * A failed operation: vCenter's message on the VM (ERRED) or on the device it concerned (that
+   * ERRED, the VM OK), or, for a refusal, nowhere (the VM OK). Appends VmChanged when an operation
+   * ended or something changed.
+   */
+  async recordFailure(
+    tx: Tx,
+    rowUuid: string,
+    operation: VmOperationView | null,
+    message: string,
+    target: FailureTarget,
+  ): Promise<boolean> {
+    const before = await this.vms.lock(tx, rowUuid);
+    if (before === null) return false;
+    if (target.kind === 'vm') {
+      const unchanged = before.state === 'ERRED' && operation === null;
+      await this.vms.setState(tx, rowUuid, 'ERRED', message);
+      if (unchanged) return false;
+    } else {
+      await this.vms.setState(tx, rowUuid, 'OK', '');
+      if (target.kind === 'device')
+        await this.vms.setDeviceState(tx, { table: target.table, uuid: target.uuid }, 'ERRED', message);
+    }
+    await this.publish(tx, rowUuid, before.runtimeState, operation);
+    return true;
+  }
+
+  /** Call after the commit of any of the above. */
+  wake(): void {
+    this.events.wake();
+  }
+
+  private async publish(
+    tx: Tx,
+    rowUuid: string,
+    previousState: RemoteVm['runtimeState'],
+    operation: VmOperationView | null,
+  ): Promise<VmRecord | null> {
+    const now = await this.vms.getByRow(tx, rowUuid);
+    if (now === null) return null;
+    await this.events.append(
+      tx,
+      this.events.subjects.vmChanged,
+      VmChangedEvent,
+      { previousState, vm: now.view, operation },
+      now.view.uuid,
+    );
+    return now;
+  }
+}
