@@ -465,6 +465,185 @@ describe('waldur-cli against the running system', () => {
     await cli(['marketplace', 'order', 'cancel', order]);
   });
 
+  /** A provider's OpenStack offering, created and published through the CLI; its public view. */
+  async function openstackOffering(type: string, name: string): Promise<typeof offering> {
+    const created = await cli(
+      [
+        'marketplace',
+        'provider-offering',
+        'create',
+        '--format',
+        'json',
+        '--request',
+        JSON.stringify({ name, type, customer: providerOrg }),
+      ],
+      provider(),
+    );
+    const uuid = json(created).uuid as string;
+    expect(
+      json(await cli(['marketplace', 'provider-offering', 'activate', uuid, '--format', 'json'], provider())),
+    ).toMatchObject({ state: 'Active', type });
+    return api.ok<typeof offering>('owner', 'GET', `/api/marketplace-public-offerings/${uuid}/`);
+  }
+
+  it("runs the seed's OpenStack flow: typed skeletons, tenant and instance provisioned, waited on and terminated, the provider completing by hand", async () => {
+    const tenants = await openstackOffering('OpenStack.Tenant', 'VPC');
+    const instances = await openstackOffering('OpenStack.Instance', 'VM in VPC');
+    const found = await cli([
+      'marketplace',
+      'offering',
+      'list',
+      '--filter',
+      'type=OpenStack.Tenant',
+      '--format',
+      'json',
+      '--jmespath',
+      '[].{name: name, uuid: uuid, url: url}',
+    ]);
+    expect(json(found)).toEqual([{ name: 'VPC', uuid: tenants.uuid, url: tenants.url }]);
+
+    // The seed's tenant order, project left out (the ambient one), in vpc.yaml.
+    const vpc = join(dir, 'vpc.yaml');
+    writeFileSync(
+      vpc,
+      JSON.stringify({
+        offering: tenants.url,
+        plan: tenants.plans[0].url,
+        attributes: { name: 'my-vpc', skip_connection_extnet: true, skip_creation_of_default_router: true },
+        limits: { cores: 4, ram: 4096, storage: 51200 },
+        accepting_terms_of_service: true,
+      }),
+    );
+    const before = await orderCount();
+    const provisioning = startCli(
+      ['openstack', 'tenant', 'provision', '--request-file', vpc, '--format', 'json'],
+      owner(),
+    );
+    const tenantOrder = await pendingOrder();
+    expect(tenantOrder).toMatchObject({ offering_type: 'OpenStack.Tenant', attributes: { name: 'my-vpc' } });
+    await complete(tenantOrder.uuid);
+    const tenant = json(await provisioning.done);
+    expect(tenant).toMatchObject({
+      name: 'my-vpc',
+      state: 'OK',
+      offering_type: 'OpenStack.Tenant',
+      limits: { cores: 4, ram: 4096, storage: 51200 },
+    });
+    // Both fields of the seed; resource_uuid stays null: no OpenStack backend made a tenant here.
+    expect(tenant).toHaveProperty('resource_uuid');
+    expect(tenant.uuid).toEqual(expect.any(String));
+    expect(await orderCount()).toBe(before + 1);
+
+    // ORDER=$(waldur-cli openstack tenant provision --request-file vpc.yaml --no-wait --format json --jmespath 'uuid')
+    const placed = await cli([
+      'openstack',
+      'tenant',
+      'provision',
+      '--request-file',
+      vpc,
+      '--no-wait',
+      '--format',
+      'json',
+      '--jmespath',
+      'uuid',
+    ]);
+    expect(placed.code).toBe(0);
+    const order = placed.stdout.trim();
+    expect(order).toMatch(/^[0-9a-f-]{36}$/);
+    const waitForOrder = startCli(
+      ['marketplace', 'order', 'wait', order, '--jmespath', "state=='done'", '--format', 'json'],
+      owner(),
+    );
+    await complete(order);
+    expect(json(await waitForOrder.done)).toMatchObject({ uuid: order, state: 'done' });
+
+    // waldur-cli openstack instance provision --generate-skeleton yaml > vm.yaml, filled in.
+    const skeleton = await cli(['openstack', 'instance', 'provision', '--generate-skeleton', 'yaml']);
+    expect(skeleton.code).toBe(0);
+    for (const field of ['flavor', 'image', 'system_volume_size', 'ssh_public_key', 'availability_zone'])
+      expect(skeleton.stdout).toContain(`  ${field}: null`);
+    expect(skeleton.stdout).toContain('accepting_terms_of_service: true');
+    const vm = join(dir, 'vm.yaml');
+    writeFileSync(
+      vm,
+      skeleton.stdout
+        .replace('offering: null', `offering: ${instances.url}`)
+        .replace('plan: null', `plan: ${instances.plans[0].url}`)
+        .replace('  name: null', '  name: my-instance')
+        .replace('flavor: null', 'flavor: m1.small')
+        .replace('system_volume_size: null', 'system_volume_size: 20480')
+        .replace('subnet: null', 'subnet: https://waldur.example.com/api/openstack-subnets/s-1/'),
+    );
+    const instanceProvision = startCli(
+      ['openstack', 'instance', 'provision', '--request-file', vm, '--format', 'json'],
+      owner(),
+    );
+    const instanceOrder = await pendingOrder();
+    // Only what was filled in went: no nulls, no empty port fields, no floating IPs.
+    expect(instanceOrder.attributes).toEqual({
+      name: 'my-instance',
+      flavor: 'm1.small',
+      system_volume_size: 20480,
+      ports: [{ subnet: 'https://waldur.example.com/api/openstack-subnets/s-1/' }],
+    });
+    await complete(instanceOrder.uuid);
+    const instance = json(await instanceProvision.done);
+    expect(instance).toMatchObject({ name: 'my-instance', state: 'OK', offering_type: 'OpenStack.Instance' });
+    const instanceUuid = instance.uuid as string;
+
+    const listed = await cli(['openstack', 'instance', 'list', '--format', 'json', '--jmespath', '[].uuid']);
+    expect(json(listed)).toEqual([instanceUuid]);
+    const tenantNames = await cli([
+      'openstack',
+      'tenant',
+      'list',
+      '--format',
+      'json',
+      '--jmespath',
+      '[].name',
+    ]);
+    expect(json(tenantNames)).toEqual(['my-vpc', 'my-vpc']);
+    expect(
+      json(
+        await cli([
+          'openstack',
+          'instance',
+          'wait',
+          instanceUuid,
+          '--jmespath',
+          "state=='OK'",
+          '--format',
+          'json',
+        ]),
+      ),
+    ).toMatchObject({ uuid: instanceUuid, state: 'OK' });
+
+    // waldur-cli openstack instance terminate <marketplace_resource_uuid>, with the seed's options.
+    const terminating = startCli(
+      [
+        'openstack',
+        'instance',
+        'terminate',
+        instanceUuid,
+        '--request',
+        '{"delete_volumes": true, "release_floating_ips": true}',
+        '--format',
+        'json',
+      ],
+      owner(),
+    );
+    const terminateOrder = await pendingOrder();
+    expect(terminateOrder).toMatchObject({
+      type: 'Terminate',
+      attributes: { delete_volumes: true, release_floating_ips: true },
+    });
+    await complete(terminateOrder.uuid);
+    expect(json(await terminating.done)).toMatchObject({ uuid: instanceUuid, state: 'Terminated' });
+    const gone = await cli(['openstack', 'instance', 'wait', instanceUuid, '--jmespath', "state=='OK'"]);
+    expect(gone.code).toBe(5);
+    expect(gone.stderr).toContain(`instance ${instanceUuid} is Terminated`);
+  });
+
   it('completes commands in bash from its generated script', async () => {
     const script = (await cli(['completion', 'bash'])).stdout;
     writeFileSync(join(dir, 'completion.bash'), script);
@@ -610,10 +789,76 @@ describe('waldur-cli vmware commands against vcsim', () => {
       memoryMB: 1024,
     });
 
+    // `vmware vm list` names VMs by vCenter's instance uuid: the resource's resource_uuid.
     const listed = await runCli(
       ['vmware', 'vm', 'list', '--format', 'json', '--jmespath', '[].uuid'],
       as('member'),
     );
-    expect(JSON.parse(listed.stdout)).toEqual([vm.uuid]);
+    expect(JSON.parse(listed.stdout)).toEqual([vm.resource_uuid]);
+  });
+
+  it('lets staff assign a folder to an organisation, list it and take it back; others are refused', async () => {
+    const [folder] = await market.inventory('vmware-folders');
+    const customer = market.customer.uuid;
+    const add = [
+      'vmware',
+      'assignment',
+      'add',
+      '--customer',
+      customer,
+      '--folder',
+      folder.uuid,
+      '--format',
+      'json',
+    ];
+    const refused = await runCli(add, as('member'));
+    expect(refused.code).toBe(3);
+    const bad = await runCli(
+      ['vmware', 'assignment', 'add', '--customer', customer, '--folder', 'f-1'],
+      as('staff'),
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--folder: Invalid hyperlink - Object does not exist.');
+
+    const added = await runCli(add, as('staff'));
+    expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      kind: 'folders',
+      customer_uuid: customer,
+      object_uuid: folder.uuid,
+    });
+    const listed = await runCli(
+      ['vmware', 'assignment', 'list', '--filter', `customer_uuid=${customer}`, '--format', 'json'],
+      as('staff'),
+    );
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ kind: 'folders', object_uuid: folder.uuid, object_name: folder.name }),
+    ]);
+
+    const removed = await runCli(
+      ['vmware', 'assignment', 'remove', '--customer', customer, '--folder', folder.uuid],
+      as('staff'),
+    );
+    expect(removed.code).toBe(0);
+    const after = await runCli(
+      [
+        'vmware',
+        'assignment',
+        'list',
+        '--kind',
+        'folders',
+        '--filter',
+        `customer_uuid=${customer}`,
+        '--format',
+        'json',
+      ],
+      as('staff'),
+    );
+    expect(JSON.parse(after.stdout)).toEqual([]);
+    const again = await runCli(
+      ['vmware', 'assignment', 'remove', '--customer', customer, '--folder', folder.uuid],
+      as('staff'),
+    );
+    expect(again.code).toBe(3);
   });
 });

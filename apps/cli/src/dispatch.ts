@@ -2,6 +2,13 @@
    command runs, so `--help` does not pay for zod, yaml and the rest: a synchronous require keeps the
    nest build's alias rewriting (it rewrites static imports only) and works under jest. */
 import type { OrderAction, ProviderOfferingAction } from '@app/contracts/http/api-paths';
+import {
+  OPENSTACK_INSTANCE_TYPE,
+  OPENSTACK_TENANT_TYPE,
+  OPENSTACK_VOLUME_TYPE,
+  type OpenStackType,
+} from '@app/contracts/marketplace/offering-types';
+import type * as AssignmentsModule from './commands/assignments';
 import type * as BrowseModule from './commands/browse';
 import type * as CompletionModule from './commands/completion';
 import type * as NounsModule from './commands/nouns';
@@ -9,11 +16,13 @@ import type * as OrderActionsModule from './commands/order-actions';
 import type * as OrderingModule from './commands/ordering';
 import type * as ProviderModule from './commands/provider';
 import type * as SessionModule from './commands/session';
+import type * as VmDay2Module from './commands/vm-day2';
 import type * as ContextModule from './command-context';
 import type * as SkeletonsModule from './input/skeletons';
 import { buildProgram } from './program';
 
 const load = {
+  assignments: () => require('./commands/assignments') as typeof AssignmentsModule,
   browse: () => require('./commands/browse') as typeof BrowseModule,
   completion: () => require('./commands/completion') as typeof CompletionModule,
   nouns: () => require('./commands/nouns') as typeof NounsModule,
@@ -21,6 +30,7 @@ const load = {
   ordering: () => require('./commands/ordering') as typeof OrderingModule,
   provider: () => require('./commands/provider') as typeof ProviderModule,
   session: () => require('./commands/session') as typeof SessionModule,
+  vmDay2: () => require('./commands/vm-day2') as typeof VmDay2Module,
   context: () => require('./command-context') as typeof ContextModule,
   skeletons: () => require('./input/skeletons') as typeof SkeletonsModule,
 };
@@ -36,7 +46,8 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     return;
   }
   const context = await load.context().CommandContext.create(options);
-  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, VMWARE_INVENTORY } = load.nouns();
+  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, DISK, PORT, VMWARE_INVENTORY, OPENSTACK } =
+    load.nouns();
   const nouns = {
     'marketplace offering': OFFERING,
     'marketplace provider-offering': PROVIDER_OFFERING,
@@ -44,12 +55,18 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     'marketplace order': ORDER,
     'marketplace resource': RESOURCE,
     'vmware vm': VM,
+    'vmware disk': DISK,
+    'vmware port': PORT,
+    'openstack tenant': OPENSTACK.tenant,
+    'openstack instance': OPENSTACK.instance,
+    'openstack volume': OPENSTACK.volume,
     'vmware template': VMWARE_INVENTORY.template,
     'vmware cluster': VMWARE_INVENTORY.cluster,
     'vmware network': VMWARE_INVENTORY.network,
     'vmware datastore': VMWARE_INVENTORY.datastore,
     'vmware folder': VMWARE_INVENTORY.folder,
   };
+  const skeleton = (type: OpenStackType) => load.skeletons().openstackSkeleton(type);
   const verb = id.split(' ').pop()!;
   const noun = nouns[id.slice(0, id.length - verb.length - 1) as keyof typeof nouns];
   const browse = load.browse();
@@ -67,10 +84,51 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
       return load.ordering().provision(context, flow, () => load.skeletons().genericSkeleton());
     case 'vmware vm provision':
       return load.ordering().provision(context, flow, () => load.skeletons().vmwareVmSkeleton());
+    case 'openstack tenant provision':
+      return load.ordering().provision(context, flow, () => skeleton(OPENSTACK_TENANT_TYPE));
+    case 'openstack instance provision':
+      return load.ordering().provision(context, flow, () => skeleton(OPENSTACK_INSTANCE_TYPE));
+    case 'openstack volume provision':
+      return load.ordering().provision(context, flow, () => skeleton(OPENSTACK_VOLUME_TYPE));
     case 'marketplace resource terminate':
     case 'vmware vm terminate':
+    case 'openstack tenant terminate':
+    case 'openstack instance terminate':
+    case 'openstack volume terminate':
       return load.ordering().terminate(context, args[0], flow);
   }
+  const day2 = options as unknown as VmDay2Module.UpdateFlags & {
+    vm: string;
+    size?: number;
+    network?: string;
+  };
+  switch (id) {
+    case 'vmware vm update':
+      return load.vmDay2().updateVm(context, args[0], day2);
+    case 'vmware vm console':
+      return load.vmDay2().vmConsole(context, args[0], { web: options.web as boolean | undefined });
+    case 'vmware disk create':
+      return load.vmDay2().createDisk(context, day2);
+    case 'vmware disk extend':
+      return load.vmDay2().extendDisk(context, args[0], day2);
+    case 'vmware disk delete':
+      return load.vmDay2().deleteDevice(context, 'disk', args[0], day2);
+    case 'vmware port create':
+      return load.vmDay2().createPort(context, day2);
+    case 'vmware port delete':
+      return load.vmDay2().deleteDevice(context, 'port', args[0], day2);
+  }
+  if (id.startsWith('vmware vm ') && !['list', 'get', 'wait', 'provision', 'terminate'].includes(verb))
+    return load.vmDay2().vmAction(context, verb, args[0], day2);
+  if (id === 'vmware assignment list')
+    return load.assignments().listAssignments(context, {
+      kind: options.kind as string | undefined,
+      filter: options.filter as string[],
+    });
+  if (id === 'vmware assignment add')
+    return load.assignments().addAssignment(context, options as AssignmentsModule.AssignmentFlags);
+  if (id === 'vmware assignment remove')
+    return load.assignments().removeAssignment(context, options as AssignmentsModule.AssignmentFlags);
   if (id === 'marketplace provider-offering create') return load.provider().createOffering(context, flow);
   if (id.startsWith('marketplace provider-offering ') && verb !== 'list' && verb !== 'get') {
     const action = verb.replace(/-/g, '_') as ProviderOfferingAction;

@@ -122,4 +122,64 @@ describe('waldur-cli argument parsing', () => {
       'u',
     ]);
   });
+
+  it('gives the typed OpenStack commands the order flow, browse and wait of the seed', async () => {
+    expect(
+      await parse('openstack', 'tenant', 'provision', '--request-file', 'vpc.yaml', '--no-wait'),
+    ).toMatchObject({
+      id: 'openstack tenant provision',
+      options: { requestFile: 'vpc.yaml', wait: false, timeout: 600, interval: 3 },
+    });
+    expect(
+      (await parse('openstack', 'instance', 'provision', '--generate-skeleton', 'yaml')).options
+        .generateSkeleton,
+    ).toBe('yaml');
+    expect(
+      await parse('openstack', 'instance', 'terminate', 'u', '--request', '{"delete_volumes": true}'),
+    ).toMatchObject({ id: 'openstack instance terminate', args: ['u'] });
+    expect(await parse('openstack', 'instance', 'wait', 'u', '--jmespath', "state=='OK'")).toMatchObject({
+      id: 'openstack instance wait',
+      args: ['u'],
+      options: { jmespath: "state=='OK'" },
+    });
+    expect((await parse('openstack', 'volume', 'list', '--filter', 'project_uuid=p')).id).toBe(
+      'openstack volume list',
+    );
+    await expect(parse('openstack', 'volume', 'terminate')).rejects.toThrow(/missing required argument/);
+  });
+
+  it("takes staff's assignments with the organisation and one object", async () => {
+    expect(
+      await parse('vmware', 'assignment', 'add', '--customer', 'c', '--existing-vm-network', 'n'),
+    ).toMatchObject({ id: 'vmware assignment add', options: { customer: 'c', existingVmNetwork: 'n' } });
+    expect(
+      await parse('vmware', 'assignment', 'list', '--kind', 'folders', '--filter', 'customer_uuid=c'),
+    ).toMatchObject({
+      id: 'vmware assignment list',
+      options: { kind: 'folders', filter: ['customer_uuid=c'] },
+    });
+    await expect(parse('vmware', 'assignment', 'remove', '--cluster', 'x')).rejects.toThrow(
+      /required option '--customer <uuid\|url>' not specified/,
+    );
+  });
+
+  it('reads the day-2 VM commands: numbers as numbers, --wait off unless asked, required options', async () => {
+    expect(await parse('vmware', 'disk', 'create', '--vm', 'v', '--size', '1024', '--wait')).toMatchObject({
+      id: 'vmware disk create',
+      options: { vm: 'v', size: 1024, wait: true, timeout: 600 },
+    });
+    expect(await parse('vmware', 'vm', 'update', 'u', '--cores-per-socket', '2')).toMatchObject({
+      id: 'vmware vm update',
+      args: ['u'],
+      options: { coresPerSocket: 2 },
+    });
+    expect((await parse('vmware', 'vm', 'shutdown-guest', 'u')).options.wait).toBeUndefined();
+    await expect(parse('vmware', 'vm', 'update', 'u', '--ram', 'lots')).rejects.toThrow(
+      /--ram must be a whole number/,
+    );
+    await expect(parse('vmware', 'port', 'create', '--vm', 'v')).rejects.toThrow(
+      /required option '--network/,
+    );
+    expect((await parse('vmware', 'port', 'list', '--filter', 'vm_uuid=v')).id).toBe('vmware port list');
+  });
 });

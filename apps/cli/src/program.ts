@@ -1,4 +1,5 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { ASSIGNMENT_KIND_NAMES, assignmentOption } from './commands/assignment-options';
 import { EXIT_CODES_HELP } from './exit-codes';
 
 /**
@@ -21,6 +22,14 @@ function count(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('Must be a whole number ≥ 0.');
   return number;
+}
+
+function wholeNumber(name: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number)) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    return number;
+  };
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -112,6 +121,37 @@ const PROVIDER_OFFERING_ACTIONS: [string, string][] = [
   ['sync', 'synchronise the inventory from vCenter now'],
   ['integration', 'the vCenter integration: state, last synchronisation, counts (never the password)'],
 ];
+
+/** The typed OpenStack nouns and the fields their skeleton leads with (the help's hint only). */
+const OPENSTACK_NOUNS: [string, string][] = [
+  ['tenant', 'subnet_cidr, skip_connection_extnet, ...; limits cores, ram, storage'],
+  ['instance', 'flavor, image, ports, floating_ips, ...'],
+  ['volume', 'size, type, image, ...'],
+];
+
+/** A VM's actions (`POST …/{uuid}/<action>/`, 202 with the operation), as the command line spells them. */
+const VM_ACTION_VERBS: [string, string][] = [
+  ['start', 'power on (from POWERED_OFF or SUSPENDED)'],
+  ['stop', 'power off (from POWERED_ON or SUSPENDED)'],
+  ['reset', 'reset (from POWERED_ON)'],
+  ['suspend', 'suspend (from POWERED_ON)'],
+  ['shutdown-guest', 'shut the guest OS down (VMware Tools running)'],
+  ['reboot-guest', 'reboot the guest OS (VMware Tools running)'],
+  ['pull', 'read the VM from vCenter and record what changed there'],
+];
+
+/** `--wait` of a day-2 command: follow its operation on the event stream to its end. */
+function operationOptions(command: Command): Command {
+  return command
+    .option('--wait', "follow the operation to its end (the VM's event stream); exit 5 if it errs")
+    .option('--timeout <seconds>', 'with --wait: how long to wait', seconds('--timeout', 1), 600)
+    .option(
+      '--interval <seconds>',
+      'with --wait: delay before reopening a lost stream',
+      seconds('--interval', 1),
+      3,
+    );
+}
 
 const ORDER_ACTIONS: [string, string][] = [
   ['approve-by-consumer', 'approve as the consumer (pending-consumer)'],
@@ -251,7 +291,7 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
   const vmware = program
     .command('vmware')
     .description('vSphere virtual machines (VMware.VirtualMachine offerings)');
-  const vm = vmware.command('vm').description('virtual machines');
+  const vm = vmware.command('vm').description('virtual machines: order, act on, resize, open a console');
   browse(vm, 'vm', dispatch, { list: true, get: true, wait: true });
   orderFlowOptions(
     leaf(
@@ -273,6 +313,102 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
     ).argument('<marketplace_resource_uuid>'),
     false,
   );
+
+  const openstack = program
+    .command('openstack')
+    .description('OpenStack tenants, instances and volumes (OpenStack.* offerings), through orders');
+  for (const [noun, fields] of OPENSTACK_NOUNS) {
+    const command = openstack.command(noun).description(`OpenStack ${noun}s`);
+    browse(command, noun, dispatch, { list: true, get: true, wait: true });
+    orderFlowOptions(
+      leaf(
+        command,
+        'provision',
+        `order a ${noun} (typed skeleton: ${fields}); wait; print it`,
+        dispatch,
+        `openstack ${noun} provision`,
+      ),
+      true,
+    );
+    orderFlowOptions(
+      leaf(
+        command,
+        'terminate',
+        `order the termination of a ${noun}; wait; print it`,
+        dispatch,
+        `openstack ${noun} terminate`,
+      ).argument('<marketplace_resource_uuid>'),
+      false,
+    );
+  }
+
+  for (const [action, summary] of VM_ACTION_VERBS)
+    operationOptions(leaf(vm, action, summary, dispatch, `vmware vm ${action}`).argument('<uuid>'));
+  operationOptions(
+    leaf(
+      vm,
+      'update',
+      'change CPU, cores per socket and RAM of a powered-off VM',
+      dispatch,
+      'vmware vm update',
+    )
+      .argument('<uuid>')
+      .option('--cores <n>', 'vCPUs', wholeNumber('--cores'))
+      .option('--cores-per-socket <n>', 'cores per socket', wholeNumber('--cores-per-socket'))
+      .option('--ram <MiB>', 'RAM in MiB', wholeNumber('--ram')),
+  );
+  leaf(vm, 'console', 'a VMRC console URL with a one-time ticket', dispatch, 'vmware vm console')
+    .argument('<uuid>')
+    .option('--web', 'the WebMKS (browser) console URL instead');
+
+  const disk = vmware.command('disk').description("VMs' disks");
+  browse(disk, 'disk', dispatch, { list: true, get: true });
+  operationOptions(
+    leaf(disk, 'create', 'add a disk to a VM', dispatch, 'vmware disk create')
+      .requiredOption('--vm <uuid>', 'the VM')
+      .requiredOption('--size <MiB>', 'size in MiB', wholeNumber('--size')),
+  );
+  operationOptions(
+    leaf(disk, 'extend', 'grow a disk (also while the VM runs)', dispatch, 'vmware disk extend')
+      .argument('<uuid>')
+      .requiredOption('--size <MiB>', 'the new size in MiB, larger than now', wholeNumber('--size')),
+  );
+  operationOptions(
+    leaf(disk, 'delete', 'remove a disk from its VM and delete it', dispatch, 'vmware disk delete').argument(
+      '<uuid>',
+    ),
+  );
+
+  const port = vmware.command('port').description("VMs' network adapters");
+  browse(port, 'port', dispatch, { list: true, get: true });
+  operationOptions(
+    leaf(port, 'create', 'add a network adapter to a VM', dispatch, 'vmware port create')
+      .requiredOption('--vm <uuid>', 'the VM')
+      .requiredOption('--network <uuid|url>', 'a network assigned to the organisation'),
+  );
+  operationOptions(
+    leaf(port, 'delete', 'remove a network adapter from its VM', dispatch, 'vmware port delete').argument(
+      '<uuid>',
+    ),
+  );
+
+  const assignment = vmware
+    .command('assignment')
+    .description('which clusters, networks, datastores and folders an organisation may use (staff)');
+  leaf(assignment, 'list', 'list assignments (of every kind, or --kind)', dispatch, 'vmware assignment list')
+    .option('--kind <kind>', ASSIGNMENT_KIND_NAMES.join(' | '))
+    .addOption(filterOption());
+  for (const [verb, summary] of [
+    ['add', 'assign one object to an organisation'],
+    ['remove', 'take an object back from an organisation'],
+  ]) {
+    const command = leaf(assignment, verb, summary, dispatch, `vmware assignment ${verb}`).requiredOption(
+      '--customer <uuid|url>',
+      'the organisation',
+    );
+    for (const kind of ASSIGNMENT_KIND_NAMES)
+      command.option(`${assignmentOption(kind)} <uuid|url>`, `one of the offering's ${kind}`);
+  }
 
   for (const kind of ['template', 'cluster', 'network', 'datastore', 'folder'])
     browse(vmware.command(kind).description(`vCenter ${kind}s the organisation may use`), kind, dispatch, {

@@ -14,6 +14,7 @@ export * from './identity/customers.request';
 export * from './identity/projects.request';
 export * from './identity/users.request';
 export * from './marketplace/offering-types';
+export * from './marketplace/openstack-order-fields';
 export * from './marketplace/offerings.request';
 export * from './marketplace/offering-changed.event';
 export * from './nats/nats-permissions';

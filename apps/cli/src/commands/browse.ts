@@ -66,14 +66,19 @@ export async function waitFor(
       'wait needs a condition: --jmespath "state==\'done\'" (or a field that must be present)',
     );
   if (!noun.events) throw CliError.usage(`${noun.label} has no wait`);
+  const path = fillPath(noun.itemPath, { uuid });
+  // The stream may name the object by another uuid (a VM's events by its marketplace resource's).
+  const scope = noun.events.scope
+    ? noun.events.scope((await context.client.get<Record<string, unknown>>(path)).body)
+    : uuid;
   const progress = startProgress(`${noun.label} ${uuid}`, context.interactive);
   try {
     const result = await new Waiter(context.client, context.log).wait(
       {
         label: `${noun.label} ${uuid}`,
-        path: fillPath(noun.itemPath, { uuid }),
+        path,
         uuid,
-        streamQuery: { [noun.events.filter]: uuid, type: noun.events.type },
+        streamQuery: { [noun.events.filter]: scope, type: noun.events.type },
         eventType: noun.events.type,
       },
       {

@@ -4,13 +4,18 @@ import {
   DATASTORES_LIST,
   FOLDERS_LIST,
   NETWORKS_LIST,
+  OPENSTACK_INSTANCE_TYPE,
+  OPENSTACK_TENANT_TYPE,
+  OPENSTACK_VOLUME_TYPE,
   TEMPLATES_LIST,
   ORDER_OPERATIONS,
   PLAN_OPERATIONS,
   PROVIDER_OFFERING_OPERATIONS,
   PUBLIC_OFFERING_OPERATIONS,
   RESOURCE_OPERATIONS,
-  VMWARE_VM_TYPE,
+  DISK_LIST,
+  PORT_LIST,
+  VM_LIST,
 } from '@app/contracts';
 import type { z } from 'zod';
 
@@ -25,8 +30,11 @@ export interface Noun {
   columns: readonly string[];
   /** For `get` and `wait`; none for what is only listed. */
   itemPath: string;
-  /** For `wait`: the SSE event carrying this object, and the filter naming it. */
-  events?: { type: string; filter: string };
+  /**
+   * For `wait`: the SSE event carrying this object, and the filter naming it: by the object's uuid,
+   * or by what `scope` reads from the object (one GET first).
+   */
+  events?: { type: string; filter: string; scope?: (object: Record<string, unknown>) => string };
   /**
    * States it never leaves: a wait whose condition does not hold there stops (exit 5) instead of
    * running into its timeout. An erred order is not among them: `retry` moves it again.
@@ -82,11 +90,54 @@ export const RESOURCE: Noun = {
   finalStates: ['Terminated'],
 };
 
-/** A vSphere VM: a marketplace resource of a `VMware.VirtualMachine` offering. */
+/**
+ * A vSphere VM an order made (`/api/vmware-virtual-machine/`), by vCenter's instance uuid (its
+ * marketplace resource's `resource_uuid`). Its changes stream as VmChanged of its marketplace
+ * resource. No final state: an ERRED VM is OK again after its next operation.
+ */
 export const VM: Noun = {
-  ...RESOURCE,
   label: 'vm',
-  keep: (item) => item.offering_type === VMWARE_VM_TYPE,
+  listPath: API_PATHS.vmwareVirtualMachines,
+  itemPath: API_PATHS.vmwareVirtualMachine,
+  listQuery: VM_LIST.query,
+  columns: ['uuid', 'name', 'state', 'runtime_state', 'cores', 'ram', 'disk', 'marketplace_resource_uuid'],
+  events: {
+    type: 'VmChanged',
+    filter: 'resource_uuid',
+    scope: (vm) => String(vm.marketplace_resource_uuid),
+  },
+};
+
+/** The disks of the VMs the caller sees (`--filter vm_uuid=` narrows). */
+export const DISK: Noun = {
+  label: 'disk',
+  listPath: API_PATHS.vmwareDisks,
+  itemPath: API_PATHS.vmwareDisk,
+  listQuery: DISK_LIST.query,
+  columns: ['uuid', 'name', 'size', 'state', 'vm_uuid', 'error_message'],
+};
+
+/** The network adapters of the VMs the caller sees. */
+export const PORT: Noun = {
+  label: 'port',
+  listPath: API_PATHS.vmwarePorts,
+  itemPath: API_PATHS.vmwarePort,
+  listQuery: PORT_LIST.query,
+  columns: ['uuid', 'name', 'mac_address', 'network_name', 'runtime_state', 'state', 'vm_uuid'],
+};
+
+/** A resource of one offering type: what `openstack tenant list` and the like browse. */
+const resourceOfType = (label: string, offeringType: string): Noun => ({
+  ...RESOURCE,
+  label,
+  keep: (item) => item.offering_type === offeringType,
+});
+
+/** OpenStack tenants, instances and volumes: marketplace resources of the `OpenStack.*` offerings. */
+export const OPENSTACK: Record<string, Noun> = {
+  tenant: resourceOfType('tenant', OPENSTACK_TENANT_TYPE),
+  instance: resourceOfType('instance', OPENSTACK_INSTANCE_TYPE),
+  volume: resourceOfType('volume', OPENSTACK_VOLUME_TYPE),
 };
 
 const inventory = (

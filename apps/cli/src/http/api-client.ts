@@ -15,7 +15,8 @@ export interface ApiResponse<T> {
 }
 
 /**
- * The public REST API over fetch, with the token. GET retries per `retry-policy`; POST is sent once.
+ * The public REST API over fetch, with the token. GET retries per `retry-policy`; POST, PATCH and
+ * DELETE are sent once.
  * A 4xx becomes a CliError (exit 3) with the API's message; an unreachable API exit 4.
  */
 export class ApiClient {
@@ -57,7 +58,21 @@ export class ApiClient {
     return this.send<T>('POST', this.url(path, query), body);
   }
 
-  private async send<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<ApiResponse<T>> {
+  /** A change of an object (`PATCH`): like POST, sent once. */
+  patch<T>(path: string, body: unknown): Promise<ApiResponse<T>> {
+    return this.send<T>('PATCH', this.url(path), body);
+  }
+
+  /** `DELETE`: sent once, as its answer (an operation started) is not the same twice. */
+  delete<T>(path: string): Promise<ApiResponse<T>> {
+    return this.send<T>('DELETE', this.url(path));
+  }
+
+  private async send<T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+  ): Promise<ApiResponse<T>> {
     for (let retry = 0; ; retry++) {
       const started = Date.now();
       let outcome: RequestOutcome;

@@ -1,7 +1,7 @@
 import { CliError } from '../cli-error';
 import { omitNulls } from './omit-nulls';
 import { parseRequestText, withAmbientProject } from './request-body';
-import { genericSkeleton, renderSkeleton, vmwareVmSkeleton } from './skeletons';
+import { genericSkeleton, openstackSkeleton, renderSkeleton, vmwareVmSkeleton } from './skeletons';
 
 const PROJECT = '0b6f0cbb-2a4c-4f4e-9b8e-6a3f1c2d4e5f';
 
@@ -78,5 +78,60 @@ describe('skeletons', () => {
       limits: { cpu: 2 },
       accepting_terms_of_service: true,
     });
+  });
+
+  it("gives each OpenStack type's typed attributes, with Waldur's names, and a tenant's quotas as limits", () => {
+    const instance = openstackSkeleton('OpenStack.Instance');
+    expect(Object.keys(instance)).toEqual([
+      'offering',
+      'project',
+      'plan',
+      'type',
+      'attributes',
+      'limits',
+      'accepting_terms_of_service',
+    ]);
+    expect(instance.attributes).toMatchObject({
+      flavor: null,
+      image: null,
+      system_volume_size: null,
+      ports: [{ subnet: null, fixed_ips: [{ ip_address: null, subnet_id: null }] }],
+      floating_ips: [{ subnet: null, url: null }],
+      security_groups: [{ url: null }],
+      connect_directly_to_external_network: null,
+    });
+    expect(instance.limits).toEqual({});
+    const tenant = openstackSkeleton('OpenStack.Tenant');
+    expect(tenant.limits).toEqual({ cores: null, ram: null, storage: null });
+    expect(tenant.attributes).toMatchObject({
+      skip_connection_extnet: null,
+      skip_creation_of_default_router: null,
+      subnet_cidr: null,
+    });
+    expect(Object.keys(openstackSkeleton('OpenStack.Volume').attributes as object)).toEqual([
+      'name',
+      'description',
+      'size',
+      'type',
+      'availability_zone',
+      'image',
+    ]);
+  });
+
+  it('sends of a filled-in instance skeleton only what was filled, nested list items included', () => {
+    const yaml = renderSkeleton(openstackSkeleton('OpenStack.Instance'), 'yaml');
+    const filled = yaml
+      .replace('  name: null', '  name: vm-1')
+      .replace('flavor: null', 'flavor: f-1')
+      .replace('subnet: null', 'subnet: s-1'); // the first: the port's
+    expect(parseRequestText(filled, 'vm.yaml')).toEqual({
+      type: 'Create',
+      attributes: { name: 'vm-1', flavor: 'f-1', ports: [{ subnet: 's-1' }] },
+      limits: {},
+      accepting_terms_of_service: true,
+    });
+    // Filling one skeleton in does not change the next one.
+    (openstackSkeleton('OpenStack.Instance').attributes as { ports: object[] }).ports.push({});
+    expect((openstackSkeleton('OpenStack.Instance').attributes as { ports: object[] }).ports).toHaveLength(1);
   });
 });

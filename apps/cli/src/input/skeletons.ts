@@ -1,3 +1,5 @@
+import type { OpenStackType } from '@app/contracts/marketplace/offering-types';
+import { OPENSTACK_ORDER_FIELDS } from '@app/contracts/marketplace/openstack-order-fields';
 import { createOrderBody } from '@app/contracts/orders/orders.request';
 import { VM_ORDER_ATTRIBUTE_NAMES, VM_ORDER_LIMIT_NAMES } from '@app/contracts/vsphere/vm-order-fields';
 import { stringify } from 'yaml';
@@ -29,6 +31,19 @@ export function vmwareVmSkeleton(): Record<string, unknown> {
     attributes[name] = name === 'networks' ? [{ url: null }] : null;
   const limits: Record<string, unknown> = {};
   for (const name of VM_ORDER_LIMIT_NAMES) limits[name] = null;
+  return envelope(attributes, limits);
+}
+
+/**
+ * `openstack tenant|instance|volume provision --generate-skeleton`: the type's typed attributes (a
+ * list field as one item of nulls, sent only once filled in) and its limits.
+ */
+export function openstackSkeleton(type: OpenStackType): Record<string, unknown> {
+  const fields = OPENSTACK_ORDER_FIELDS[type];
+  // A copy: the layout of libs/contracts is shared and read-only.
+  const attributes = structuredClone(fields.attributes) as Record<string, unknown>;
+  const limits: Record<string, unknown> = {};
+  for (const name of fields.limits) limits[name] = null;
   return envelope(attributes, limits);
 }
 

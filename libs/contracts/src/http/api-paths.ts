@@ -1,3 +1,4 @@
+import type { AssignmentKind } from '../vsphere/assignments.request';
 import type { VmAction } from '../vsphere/virtual-machine.requests';
 
 /**
@@ -87,6 +88,19 @@ export type ProviderOfferingAction = (typeof PROVIDER_OFFERING_ACTIONS)[number];
 export function providerOfferingActionPath(action: ProviderOfferingAction): string {
   return `${API_PATHS.providerOffering}${action}/`;
 }
+
+/**
+ * The customer assignments of vCenter objects, by kind (Waldur's CustomerCluster, CustomerNetwork,
+ * CustomerNetworkPair, CustomerDatastore, CustomerFolder): list (GET) and assign (POST) at the path,
+ * take back at `remove/` (POST). Staff only.
+ */
+export const VMWARE_ASSIGNMENT_PATHS = {
+  clusters: '/api/vmware-customer-clusters/',
+  networks: '/api/vmware-customer-networks/',
+  'existing-vm-networks': '/api/vmware-customer-network-pairs/',
+  datastores: '/api/vmware-customer-datastores/',
+  folders: '/api/vmware-customer-folders/',
+} as const satisfies Record<AssignmentKind, string>;
 
 /** Fills `{name}` placeholders, each value URI-encoded: `fillPath(API_PATHS.order, { uuid })`. */
 export function fillPath(template: string, params: Record<string, string>): string {

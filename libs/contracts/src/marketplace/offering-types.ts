@@ -1,12 +1,32 @@
 /**
  * The offering types of this marketplace and the components each bills by. Waldur's names:
- * `VMware.VirtualMachine` (a vSphere VM, provisioned by the vSphere adapter) and `Marketplace.Basic`
- * (processed by hand by the provider).
+ * `VMware.VirtualMachine` (a vSphere VM, provisioned by the vSphere adapter), `Marketplace.Basic`
+ * (processed by hand by the provider) and the three OpenStack types.
  */
 export const VMWARE_VM_TYPE = 'VMware.VirtualMachine';
 export const BASIC_TYPE = 'Marketplace.Basic';
-export const OFFERING_TYPES = [VMWARE_VM_TYPE, BASIC_TYPE] as const;
+export const OPENSTACK_TENANT_TYPE = 'OpenStack.Tenant';
+export const OPENSTACK_INSTANCE_TYPE = 'OpenStack.Instance';
+export const OPENSTACK_VOLUME_TYPE = 'OpenStack.Volume';
+export const OPENSTACK_TYPES = [
+  OPENSTACK_TENANT_TYPE,
+  OPENSTACK_INSTANCE_TYPE,
+  OPENSTACK_VOLUME_TYPE,
+] as const;
+export type OpenStackType = (typeof OPENSTACK_TYPES)[number];
+export const OFFERING_TYPES = [VMWARE_VM_TYPE, BASIC_TYPE, ...OPENSTACK_TYPES] as const;
 export type OfferingType = (typeof OFFERING_TYPES)[number];
+
+/**
+ * Types whose orders no adapter carries out: they wait for the provider's approval, and the provider
+ * completes or fails them by hand (`set_state_done`, `set_state_erred`). This system has no OpenStack
+ * backend, so OpenStack offerings are processed by hand as `Marketplace.Basic` ones are.
+ */
+export const HAND_PROCESSED_TYPES: readonly string[] = [BASIC_TYPE, ...OPENSTACK_TYPES];
+
+export function isHandProcessed(offeringType: string): boolean {
+  return HAND_PROCESSED_TYPES.includes(offeringType);
+}
 
 export const OFFERING_STATES = ['Draft', 'Active', 'Paused', 'Archived'] as const;
 export type OfferingState = (typeof OFFERING_STATES)[number];

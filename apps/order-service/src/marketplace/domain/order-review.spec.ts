@@ -142,9 +142,28 @@ describe('review actions', () => {
     expect(checkAction('cancel', owner, vmware, 'executing')).toEqual({
       ok: false,
       conflict:
-        'Only orders of Marketplace.Basic offerings can be canceled; this offering is VMware.VirtualMachine.',
+        'Only orders of Marketplace.Basic, OpenStack.Tenant, OpenStack.Instance, OpenStack.Volume offerings can be canceled; this offering is VMware.VirtualMachine.',
     });
     expect(checkAction('set_state_done', staff, vmware, 'executing')).toMatchObject({ ok: false });
+  });
+
+  it('processes OpenStack orders by hand as Basic ones: the provider approves, then completes or fails them', () => {
+    for (const offeringType of ['OpenStack.Tenant', 'OpenStack.Instance', 'OpenStack.Volume']) {
+      const openstack = scope({ offeringType });
+      expect(initialState(owner, openstack)).toBe('pending-provider');
+      expect(checkAction('approve_by_provider', providerOwner, openstack, 'pending-provider')).toEqual({
+        ok: true,
+        to: 'executing',
+      });
+      expect(checkAction('set_state_done', providerOwner, openstack, 'executing')).toEqual({
+        ok: true,
+        to: 'done',
+      });
+      expect(checkAction('set_state_erred', providerOwner, openstack, 'executing')).toEqual({
+        ok: true,
+        to: 'erred',
+      });
+    }
   });
 
   it('lets the author cancel their own order, and retries an erred one into execution', () => {

@@ -1,4 +1,10 @@
-import { BASIC_TYPE, type OrderState, type OrderType, type ResourceState } from '@app/contracts';
+import {
+  HAND_PROCESSED_TYPES,
+  isHandProcessed,
+  type OrderState,
+  type OrderType,
+  type ResourceState,
+} from '@app/contracts';
 import {
   canActForProvider,
   canSeeProject,
@@ -60,9 +66,9 @@ export function consumerReviewSkipped(principal: Principal, scope: OrderScope): 
   return scope.type === 'Terminate' && principal.ownedCustomers.has(scope.providerUuid);
 }
 
-/** Only `Marketplace.Basic` orders wait for their provider: the adapters carry out the others at once. */
+/** Only hand-processed orders (`Marketplace.Basic`, OpenStack) wait for their provider: the adapters carry out the others at once. */
 export function providerReviewSkipped(offeringType: string): boolean {
-  return offeringType !== BASIC_TYPE;
+  return !isHandProcessed(offeringType);
 }
 
 /** The state an order starts in, created by `principal`. */
@@ -102,8 +108,8 @@ const VERB: Record<OrderAction, string> = {
   set_state_erred: 'set to erred',
 };
 
-/** Actions only a `Marketplace.Basic` order takes: its provider works by hand (Waldur: Basic and Support). */
-const BASIC_ONLY: ReadonlySet<OrderAction> = new Set(['cancel', 'set_state_done', 'set_state_erred']);
+/** Actions only a hand-processed order takes: its provider works by hand (Waldur: Basic and Support). */
+const HAND_ONLY: ReadonlySet<OrderAction> = new Set(['cancel', 'set_state_done', 'set_state_erred']);
 
 function allowedBy(action: OrderAction, principal: Principal, scope: OrderScope): boolean {
   const provider = canActForProvider(principal, scope.providerUuid);
@@ -135,10 +141,10 @@ export function checkAction(
 ): ActionCheck {
   if (!canSeeOrder(principal, scope)) return { ok: false, decision: 'hide' };
   if (!allowedBy(action, principal, scope)) return { ok: false, decision: 'forbid' };
-  if (BASIC_ONLY.has(action) && scope.offeringType !== BASIC_TYPE)
+  if (HAND_ONLY.has(action) && !isHandProcessed(scope.offeringType))
     return {
       ok: false,
-      conflict: `Only orders of ${BASIC_TYPE} offerings can be ${VERB[action]}; this offering is ${scope.offeringType}.`,
+      conflict: `Only orders of ${HAND_PROCESSED_TYPES.join(', ')} offerings can be ${VERB[action]}; this offering is ${scope.offeringType}.`,
     };
   if (!FROM[action].includes(state))
     return {
