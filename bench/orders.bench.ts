@@ -21,13 +21,13 @@
  * `npm run bench -- orders [--parts a,b,c]` (all by default); the last line is one JSON object.
  */
 import type { Socket } from 'node:net';
-import { parsePrometheusText } from '../test/support/prometheus-text';
 import { SseClient } from '../test/support/sse-client';
 import { VsphereMarketplace } from '../test/support/vsphere-marketplace';
 import { runLoad } from './support/http-load';
 import { cpuSeconds } from './support/process-cpu';
 import { startBasicMarketplace, type BasicMarketplace } from './support/basic-marketplace';
 import { subscribeToOrders } from './support/order-subscribers';
+import { histogramTotals } from './support/metrics-scrape';
 import { ascending, percentile, rssMb } from './support/stats';
 
 const ORDERS = 2_000;
@@ -103,14 +103,6 @@ async function basicOrders(): Promise<Record<string, unknown>> {
   }
 }
 
-/** The sum of a histogram's observations (seconds) on a service's /metrics. */
-async function histogramSum(metricsUrl: string, name: string): Promise<number> {
-  const scrape = parsePrometheusText(await (await fetch(metricsUrl)).text());
-  return scrape.samples
-    .filter((sample) => sample.name === `${name}_sum`)
-    .reduce((total, sample) => total + sample.value, 0);
-}
-
 async function vmOrders(): Promise<Record<string, unknown>> {
   // As many orders in the adapter's hands as the load has in flight (its default is 8): what waits in
   // the adapter's queue would otherwise count as time outside vCenter.
@@ -128,7 +120,7 @@ async function vmOrders(): Promise<Record<string, unknown>> {
       limits: { cpu: 1, ram: 1024 },
     });
     const metrics = market.apps.adapter.metricsUrl;
-    const vcenterBefore = await histogramSum(metrics, 'vsphere_vcenter_request_seconds');
+    const vcenterBefore = (await histogramTotals(metrics, 'vsphere_vcenter_request_seconds')).sum;
     const durations: number[] = [];
     const states: Record<string, number> = {};
     let next = 0;
@@ -155,7 +147,8 @@ async function vmOrders(): Promise<Record<string, unknown>> {
     };
     await Promise.all(Array.from({ length: VM_CONCURRENCY }, worker));
     const wallSeconds = (Date.now() - started) / 1000;
-    const vcenterSeconds = (await histogramSum(metrics, 'vsphere_vcenter_request_seconds')) - vcenterBefore;
+    const vcenterSeconds =
+      (await histogramTotals(metrics, 'vsphere_vcenter_request_seconds')).sum - vcenterBefore;
     const orderSeconds = durations.reduce((total, ms) => total + ms, 0) / 1000;
     return {
       orders: VM_ORDERS,

@@ -19,6 +19,8 @@ export interface MarketplaceOptions {
   readonly adapterEnv?: Record<string, string>;
   /** Extra environment of every app. */
   readonly env?: Record<string, string>;
+  /** Extra vcsim flags (a larger inventory: `['-cluster', '10', '-vm', '50']`). */
+  readonly vcsimArgs?: readonly string[];
 }
 
 type Named = Json & { uuid: string; name: string };
@@ -65,7 +67,11 @@ export class VsphereMarketplace {
 
   static async start(label: string, options: MarketplaceOptions = {}): Promise<VsphereMarketplace> {
     const password = `pw-${randomBytes(12).toString('hex')}`;
-    const sim = await startVcsimWithFront({ username: 'svc@vsphere.local', password });
+    const sim = await startVcsimWithFront({
+      username: 'svc@vsphere.local',
+      password,
+      args: options.vcsimArgs,
+    });
     const library = await VcsimLibrary.open(sim);
     const published = [];
     for (const name of options.templates ?? ['Ubuntu-24.04'])
