@@ -238,12 +238,14 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
       const op = await operationOfDevice(suite.adapter.runtime.dataSource, refused.uuid);
       expect(await ended(op)).toEqual({
         state: 'erred',
-        error_message: 'Cannot add the disk: the VM has no SCSI controller with a free unit.',
+        error_message:
+          'Cannot add the disk: The virtual machine has no SCSI or NVMe controller with a free unit.',
       });
       expect(answered(await owner.disk(refused.uuid))).toMatchObject({
         state: 'ERRED',
         backend_id: '',
-        error_message: 'Cannot add the disk: the VM has no SCSI controller with a free unit.',
+        error_message:
+          'Cannot add the disk: The virtual machine has no SCSI or NVMe controller with a free unit.',
       });
       expect(await owner.deleteDisk(refused.uuid)).toEqual({ status: 'ok', data: null });
       expect(await sql(`SELECT 1 FROM "vsphere"."vm_disks" WHERE "uuid" = $1`, [refused.uuid])).toEqual([]);
@@ -291,11 +293,18 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
         state: 'done',
       });
       port = answered(await owner.port(created.uuid));
-      expect(port).toMatchObject({ state: 'OK', network_uuid: forExisting.uuid, network_name: 'VM Network' });
+      // The VM runs: the adapter is connected at once, not at the next power-on.
+      expect(port).toMatchObject({
+        state: 'OK',
+        network_uuid: forExisting.uuid,
+        network_name: 'VM Network',
+        runtime_state: 'CONNECTED',
+      });
       expect(port.mac_address).toMatch(/^[0-9a-f:]{17}$/);
       const nic = (await live()).devices.find((d) => d.kind === 'nic' && d.key === Number(port.backend_id));
       expect(nic).toMatchObject({
         macAddress: port.mac_address,
+        connected: true,
         backing: { kind: 'standard', network: { value: forExisting.backend_id } },
       });
     });
