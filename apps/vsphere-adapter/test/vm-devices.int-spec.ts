@@ -8,6 +8,8 @@ import {
   type VmInfo,
 } from '@app/vim25';
 import type { DiskView, PortView } from '@app/contracts';
+import { VmDeviceReconciler } from '../src/machines/repositories/vm-device-reconciler';
+import { UnitOfWork } from '../src/repositories/unit-of-work';
 import { startAdapterSuite, stopAdapterSuite, type AdapterSuite } from './support/adapter-suite';
 import {
   answered,
@@ -122,6 +124,70 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
     await removeDisk(suite.library.connection, vm, added.key);
     await pull();
     expect(await diskRows()).toEqual(before);
+  });
+
+  it('gives a created device to the row that asked for it, even when a read-back recorded it first as one added in vCenter', async () => {
+    const app = suite.adapter.app;
+    const reconciler = app.get(VmDeviceReconciler, { strict: false });
+    const unitOfWork = app.get(UnitOfWork, { strict: false });
+    const [{ uuid: asked }] = await sql<{ uuid: string }>(
+      `INSERT INTO "vsphere"."vm_disks" ("vm_uuid", "size", "name", "state") VALUES ($1, 1024, 'New disk', 'CREATING')
+       RETURNING "uuid"`,
+      [vmRow],
+    );
+    const disks = await sql<{
+      device_key: number;
+      size: string;
+      datastore: string | null;
+      label: string | null;
+    }>(
+      `SELECT "device_key", "size", "datastore", "label" FROM "vsphere"."vm_disks" WHERE "vm_uuid" = $1 AND "device_key" IS NOT NULL`,
+      [vmRow],
+    );
+    const nics = await sql<{
+      device_key: number;
+      mac_address: string | null;
+      network_backend_id: string | null;
+      connected: boolean;
+    }>(
+      `SELECT "device_key", "mac_address", "network_backend_id", "connected" FROM "vsphere"."vm_network_adapters"
+       WHERE "vm_uuid" = $1 AND "device_key" IS NOT NULL`,
+      [vmRow],
+    );
+    const remote = {
+      disks: [
+        ...disks.map((d) => ({
+          key: d.device_key,
+          sizeMiB: Number(d.size),
+          datastore: d.datastore ?? undefined,
+          label: d.label ?? undefined,
+        })),
+        { key: 990_001, sizeMiB: 1024, label: 'Hard disk 9' },
+      ],
+      nics: nics.map((n) => ({
+        key: n.device_key,
+        macAddress: n.mac_address ?? undefined,
+        network: n.network_backend_id ?? undefined,
+        connected: n.connected,
+      })),
+    };
+    const networks = new Map([[forNewVms.backend_id, forNewVms.uuid]]);
+    await unitOfWork.run((tx) => reconciler.reconcile(tx, vmRow, remote, networks));
+    const keyed = () =>
+      sql<{ uuid: string; name: string }>(
+        `SELECT "uuid", "name" FROM "vsphere"."vm_disks" WHERE "vm_uuid" = $1 AND "device_key" = 990001`,
+        [vmRow],
+      );
+    expect(await keyed()).toEqual([
+      { uuid: expect.not.stringMatching(asked) as unknown, name: 'Hard disk 9' },
+    ]);
+    const result = await unitOfWork.run((tx) =>
+      reconciler.reconcile(tx, vmRow, remote, networks, { table: 'disk', uuid: asked, deviceKey: 990_001 }),
+    );
+    expect(result.changed).toBe(true);
+    expect(await keyed()).toEqual([{ uuid: asked, name: 'New disk' }]);
+    await pull();
+    expect(await keyed()).toEqual([]);
   });
 
   describe('create_disk, extend, delete', () => {
