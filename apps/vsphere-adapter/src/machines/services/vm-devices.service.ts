@@ -22,7 +22,7 @@ import {
   type DeviceOwnerVm,
   type DeviceTable,
 } from '../repositories/vm-device.repository';
-import { visibilityOf } from './caller-visibility';
+import { visibilityOf } from './vm-query.service';
 
 // Waldur's names for the states; a refusal lists those the operation accepts (IncorrectStateException).
 const STATE_NAMES: Record<string, string> = {
