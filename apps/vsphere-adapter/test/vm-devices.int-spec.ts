@@ -8,6 +8,8 @@ import {
   type VmInfo,
 } from '@app/vim25';
 import type { DiskView, PortView } from '@app/contracts';
+import { VmDeviceReconciler } from '../src/machines/repositories/vm-device-reconciler';
+import { UnitOfWork } from '../src/repositories/unit-of-work';
 import { startAdapterSuite, stopAdapterSuite, type AdapterSuite } from './support/adapter-suite';
 import {
   answered,
@@ -124,6 +126,71 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
     expect(await diskRows()).toEqual(before);
   });
 
+  it('gives a created device to the row that asked for it, even when a read-back recorded it first as one added in vCenter', async () => {
+    const app = suite.adapter.app;
+    const reconciler = app.get(VmDeviceReconciler, { strict: false });
+    const unitOfWork = app.get(UnitOfWork, { strict: false });
+    const [{ uuid: asked }] = await sql<{ uuid: string }>(
+      `INSERT INTO "vsphere"."vm_disks" ("vm_uuid", "size", "name", "state") VALUES ($1, 1024, 'New disk', 'CREATING')
+       RETURNING "uuid"`,
+      [vmRow],
+    );
+    const disks = await sql<{
+      device_key: number;
+      size: string;
+      datastore: string | null;
+      label: string | null;
+    }>(
+      `SELECT "device_key", "size", "datastore", "label" FROM "vsphere"."vm_disks" WHERE "vm_uuid" = $1 AND "device_key" IS NOT NULL`,
+      [vmRow],
+    );
+    const nics = await sql<{
+      device_key: number;
+      mac_address: string | null;
+      network_backend_id: string | null;
+      connected: boolean;
+    }>(
+      `SELECT "device_key", "mac_address", "network_backend_id", "connected" FROM "vsphere"."vm_network_adapters"
+       WHERE "vm_uuid" = $1 AND "device_key" IS NOT NULL`,
+      [vmRow],
+    );
+    const remote = {
+      disks: [
+        ...disks.map((d) => ({
+          key: d.device_key,
+          sizeMiB: Number(d.size),
+          datastore: d.datastore ?? undefined,
+          label: d.label ?? undefined,
+        })),
+        { key: 990_001, sizeMiB: 1024, label: 'Hard disk 9' },
+      ],
+      nics: nics.map((n) => ({
+        key: n.device_key,
+        macAddress: n.mac_address ?? undefined,
+        network: n.network_backend_id ?? undefined,
+        connected: n.connected,
+      })),
+    };
+    const networks = new Map([[forNewVms.backend_id, forNewVms.uuid]]);
+    await unitOfWork.run((tx) => reconciler.reconcile(tx, vmRow, remote, networks));
+    const keyed = () =>
+      sql<{ uuid: string; name: string }>(
+        `SELECT "uuid", "name" FROM "vsphere"."vm_disks" WHERE "vm_uuid" = $1 AND "device_key" = 990001`,
+        [vmRow],
+      );
+    const imported = await keyed();
+    expect(imported).toHaveLength(1);
+    expect(imported[0]).toMatchObject({ name: 'Hard disk 9' });
+    expect(imported[0].uuid).not.toBe(asked);
+    const result = await unitOfWork.run((tx) =>
+      reconciler.reconcile(tx, vmRow, remote, networks, { table: 'disk', uuid: asked, deviceKey: 990_001 }),
+    );
+    expect(result.changed).toBe(true);
+    expect(await keyed()).toEqual([{ uuid: asked, name: 'New disk' }]);
+    await pull();
+    expect(await keyed()).toEqual([]);
+  });
+
   describe('create_disk, extend, delete', () => {
     it('answers 404 for a VM the caller does not see', async () => {
       expect(await stranger.createDisk(2048)).toEqual({ status: 'error', code: 404, detail: 'Not found.' });
@@ -238,12 +305,14 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
       const op = await operationOfDevice(suite.adapter.runtime.dataSource, refused.uuid);
       expect(await ended(op)).toEqual({
         state: 'erred',
-        error_message: 'Cannot add the disk: the VM has no SCSI controller with a free unit.',
+        error_message:
+          'Cannot add the disk: The virtual machine has no SCSI or NVMe controller with a free unit.',
       });
       expect(answered(await owner.disk(refused.uuid))).toMatchObject({
         state: 'ERRED',
         backend_id: '',
-        error_message: 'Cannot add the disk: the VM has no SCSI controller with a free unit.',
+        error_message:
+          'Cannot add the disk: The virtual machine has no SCSI or NVMe controller with a free unit.',
       });
       expect(await owner.deleteDisk(refused.uuid)).toEqual({ status: 'ok', data: null });
       expect(await sql(`SELECT 1 FROM "vsphere"."vm_disks" WHERE "uuid" = $1`, [refused.uuid])).toEqual([]);
@@ -291,11 +360,18 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
         state: 'done',
       });
       port = answered(await owner.port(created.uuid));
-      expect(port).toMatchObject({ state: 'OK', network_uuid: forExisting.uuid, network_name: 'VM Network' });
+      // The VM runs: the adapter is connected at once, not at the next power-on.
+      expect(port).toMatchObject({
+        state: 'OK',
+        network_uuid: forExisting.uuid,
+        network_name: 'VM Network',
+        runtime_state: 'CONNECTED',
+      });
       expect(port.mac_address).toMatch(/^[0-9a-f:]{17}$/);
       const nic = (await live()).devices.find((d) => d.kind === 'nic' && d.key === Number(port.backend_id));
       expect(nic).toMatchObject({
         macAddress: port.mac_address,
+        connected: true,
         backing: { kind: 'standard', network: { value: forExisting.backend_id } },
       });
     });

@@ -134,8 +134,10 @@ async function impossibleAs<T>(what: string, work: () => Promise<T>): Promise<T>
   try {
     return await work();
   } catch (error) {
-    if (error instanceof DeviceResolutionError)
-      throw new DeviceChangeImpossible(`${what}: ${error.message}.`);
+    if (error instanceof DeviceResolutionError) {
+      const sentence = error.message.endsWith('.') ? error.message : `${error.message}.`;
+      throw new DeviceChangeImpossible(`${what}: ${sentence}`);
+    }
     throw error;
   }
 }
@@ -307,11 +309,9 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
     const target = (await readNetworks(vim, options)).find((n) => n.ref.value === network);
     if (target === undefined)
       throw new DeviceChangeImpossible(`Cannot add the network adapter: vCenter has no network ${network}.`);
-    // TODO(lead, on merging d2-front): pass `{ connected }` as addNic's fifth argument; until then a
-    // new adapter on a running VM stays disconnected until its next power-on (vcenter8-behaviour.md).
-    void connected;
+    // Connected now on a running VM: vCenter applies `connected` only there (vcenter8-behaviour.md).
     const nic = await impossibleAs('Cannot add the network adapter', () =>
-      addNic(vim, vmRef(moref), target, options),
+      addNic(vim, vmRef(moref), target, options, { connected }),
     );
     return nic.key;
   }
