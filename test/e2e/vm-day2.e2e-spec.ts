@@ -452,7 +452,40 @@ describe('VM day-2 operations end to end: REST, the adapter, vcsim and SSE', () 
     expect(await inVcsim()).toMatchObject({ numCPU: 2, memoryMB: 2048 });
   });
 
-  it('errs a disk vCenter cannot make, with the reason, and destroys it at once (204)', async () => {
+  it("errs a disk when vCenter refuses it (another task in flight on the VM), with vCenter's message; Destroy removes it (204)", async () => {
+    // An administrator's task holds the VM in vCenter: the adapter's ReconfigVM_Task meets TaskInProgress.
+    market.sim.front.delayVmTasks(5_000);
+    const held = runTask(vim, (o) =>
+      vmObject(vim, ref(spare)).reconfigure({ annotation: 'held by an administrator' }, o),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      const before = (await disksInVcsim(spare)).length;
+      const answer = await market.api.call<Disk>('member', 'POST', vmPath('create_disk/', spare), {
+        size: 1024,
+      });
+      expect(answer.status).toBe(201);
+      const erred = await eventually(
+        () => market.api.ok<Disk>('member', 'GET', `/api/vmware-disks/${answer.body.uuid}/`),
+        (d) => d.state !== 'CREATING',
+        30_000,
+        'the disk to settle',
+      );
+      expect(erred).toMatchObject({ state: 'ERRED', backend_id: '' });
+      expect(erred.error_message).toContain('Another task is already in progress.');
+      expect((await disksInVcsim(spare)).length).toBe(before);
+      const destroy = await market.api.call('member', 'DELETE', `/api/vmware-disks/${erred.uuid}/`);
+      expect(destroy.status).toBe(204);
+      expect(destroy.text).toBe('');
+      expect((await market.api.call('member', 'GET', `/api/vmware-disks/${erred.uuid}/`)).status).toBe(404);
+    } finally {
+      await held;
+      market.sim.front.delayVmTasks(0);
+    }
+    expect((await getVm(spare)).state).not.toBe('UPDATING');
+  });
+
+  it('errs a disk with nowhere to attach it, with the reason, and destroys it at once (204)', async () => {
     // The VM loses its SCSI controllers in vCenter: nowhere to attach a new disk.
     const controllers = (await inVcsim(spare)).devices.filter((d) => d.kind === 'scsi');
     expect(controllers.length).toBeGreaterThan(0);
