@@ -209,6 +209,16 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
     expect(a.finished.getTime()).toBeLessThanOrEqual(b.finished.getTime());
   });
 
+  it('takes ten requests on one VM at once: every one queued (none failing on a lock) and carried out', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => request<VmOperationView>('vsphere.vm.reset')),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill('ok'));
+    for (const answer of answers)
+      expect(await ended(dataOf(answer).uuid)).toMatchObject({ state: 'done', error_message: '' });
+    expect(await power()).toBe('poweredOn');
+  });
+
   it('refuses a resize of a running VM and a guest shutdown without VMware Tools, with 409', async () => {
     expect(await request('vsphere.vm.update', { cores: 2 })).toEqual({
       status: 'error',

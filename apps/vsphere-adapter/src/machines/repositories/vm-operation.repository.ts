@@ -75,6 +75,12 @@ export class VmOperationRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   async create(tx: Tx, operation: NewOperation): Promise<VmOperationView> {
+    // The VM's row is locked first: the insert's foreign key check would take a share lock on it
+    // that the caller's later FOR UPDATE (marking the VM UPDATING) must upgrade, and two requests on
+    // one VM would then deadlock, each waiting for the other's share lock.
+    await tx.query(`SELECT 1 FROM "vsphere"."virtual_machines" WHERE "uuid" = $1 FOR UPDATE`, [
+      operation.vmRowUuid,
+    ]);
     // clock_timestamp(), not now(): operations queued in one transaction keep their order.
     const rows: RawOperation[] = await tx.query(
       `WITH inserted AS (
