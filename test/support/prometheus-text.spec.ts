@@ -9,6 +9,7 @@ describe('parsePrometheusText', () => {
     'http_request_duration_seconds_count{route="/health",app="gateway"} 4',
     '# TYPE outbox_backlog gauge',
     'outbox_backlog{app="order-service"} NaN',
+    'nodejs_eventloop_lag_mean_seconds{app="vsphere-adapter"} Nan',
     'odd{text="a \\"quoted\\", comma"} 1.5e3',
     '',
   ].join('\n');
@@ -19,6 +20,8 @@ describe('parsePrometheusText', () => {
     expect(sampleValue(scrape, 'http_request_duration_seconds_count', { route: '/health' })).toBe(4);
     expect(sampleValue(scrape, 'http_request_duration_seconds_bucket', { le: '+Inf' })).toBe(4);
     expect(sampleValue(scrape, 'outbox_backlog')).toBeNaN();
+    // prom-client's spelling, before the event loop has been sampled.
+    expect(sampleValue(scrape, 'nodejs_eventloop_lag_mean_seconds')).toBeNaN();
     expect(sampleValue(scrape, 'odd', { text: 'a "quoted", comma' })).toBe(1500);
   });
 

@@ -33,8 +33,10 @@ function parseLabels(text: string, line: string): Record<string, string> {
 function parseValue(text: string, line: string): number {
   if (text === '+Inf') return Infinity;
   if (text === '-Inf') return -Infinity;
+  // Prometheus reads NaN in any case (Go's ParseFloat), and prom-client writes `Nan`.
+  if (text.toLowerCase() === 'nan') return NaN;
   const value = Number(text);
-  if (text !== 'NaN' && Number.isNaN(value)) throw new Error(`malformed value in: ${line}`);
+  if (Number.isNaN(value)) throw new Error(`malformed value in: ${line}`);
   return value;
 }
 
