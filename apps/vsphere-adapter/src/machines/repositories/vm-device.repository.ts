@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { ASSIGNMENT_TABLES } from '../../inventory/repositories/inventory-tables';
 import { changedRows } from '../../repositories/changed-rows';
 import type { Tx } from '../../repositories/unit-of-work';
+import { toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
 import type { VmVisibility } from './vm-view.repository';
 
 export type DeviceTable = 'disk' | 'port';
@@ -40,33 +41,18 @@ interface RawVm {
   state: VmState;
 }
 
-interface RawDevice {
-  uuid: string;
-  name: string;
-  state: DeviceState;
-  error_message: string;
-  device_key: number | null;
-  created: Date;
-  modified: Date;
+/** A device row with the VM it belongs to. */
+interface RawOwned {
   vm_row_uuid: string;
   vm_backend_uuid: string;
   vm_offering_uuid: string;
   vm_customer_uuid: string | null;
   vm_state: VmState;
 }
+type RawDisk = RawDiskRow & RawOwned;
+type RawPort = RawPortRow & RawOwned;
 
-interface RawDisk extends RawDevice {
-  size: string;
-}
-
-interface RawPort extends RawDevice {
-  mac_address: string | null;
-  network_uuid: string | null;
-  network_name: string | null;
-  connected: boolean;
-}
-
-const vmOf = (r: RawDevice): DeviceOwnerVm => ({
+const vmOf = (r: RawOwned): DeviceOwnerVm => ({
   rowUuid: r.vm_row_uuid,
   backendUuid: r.vm_backend_uuid,
   offeringUuid: r.vm_offering_uuid,
@@ -74,31 +60,14 @@ const vmOf = (r: RawDevice): DeviceOwnerVm => ({
   state: r.vm_state,
 });
 
-const common = (r: RawDevice) => ({
-  uuid: r.uuid,
-  name: r.name,
-  state: r.state,
-  error_message: r.error_message,
-  backend_id: r.device_key === null ? '' : String(r.device_key),
-  vm_uuid: r.vm_backend_uuid,
-  created: r.created.toISOString(),
-  modified: r.modified.toISOString(),
-});
-
 const toDisk = (r: RawDisk): DeviceRecord<DiskView> => ({
-  view: { ...common(r), size: Number(r.size) },
+  view: toDiskView(r, r.vm_backend_uuid),
   vm: vmOf(r),
   deviceKey: r.device_key,
 });
 
 const toPort = (r: RawPort): DeviceRecord<PortView> => ({
-  view: {
-    ...common(r),
-    mac_address: r.mac_address ?? '',
-    network_uuid: r.network_uuid,
-    network_name: r.network_name ?? '',
-    runtime_state: r.connected ? 'CONNECTED' : 'NOT_CONNECTED',
-  },
+  view: toPortView(r, r.vm_backend_uuid),
   vm: vmOf(r),
   deviceKey: r.device_key,
 });

@@ -1,15 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type {
-  DeviceState,
-  DiskView,
-  PortView,
-  ToolsState,
-  VirtualMachineView,
-  VmRuntimeState,
-  VmState,
-} from '@app/contracts';
+import type { ToolsState, VirtualMachineView, VmRuntimeState, VmState } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../../repositories/unit-of-work';
+import { toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
 
 /** Whose VMs a caller sees: all (staff), or those of the given customers. */
 export type VmVisibility = { all: true } | { all: false; customerUuids: readonly string[] };
@@ -34,24 +27,11 @@ export interface VmFigures {
   readonly toolsInstalled: boolean;
 }
 
-interface RawDevice {
-  uuid: string;
+interface RawDisk extends RawDiskRow {
   vm_uuid: string;
-  name: string;
-  state: DeviceState;
-  error_message: string;
-  device_key: number | null;
-  created: Date;
-  modified: Date;
 }
-interface RawDisk extends RawDevice {
-  size: string;
-}
-interface RawPort extends RawDevice {
-  mac_address: string | null;
-  network_uuid: string | null;
-  network_name: string | null;
-  connected: boolean;
+interface RawPort extends RawPortRow {
+  vm_uuid: string;
 }
 
 interface RawView {
@@ -76,30 +56,6 @@ interface RawView {
   modified: Date;
 }
 
-const deviceFields = (d: RawDevice, vmUuid: string) => ({
-  uuid: d.uuid,
-  name: d.name,
-  state: d.state,
-  error_message: d.error_message,
-  backend_id: d.device_key === null ? '' : String(d.device_key),
-  vm_uuid: vmUuid,
-  created: d.created.toISOString(),
-  modified: d.modified.toISOString(),
-});
-
-const toDisk = (d: RawDisk, vmUuid: string): DiskView => ({
-  ...deviceFields(d, vmUuid),
-  size: Number(d.size),
-});
-
-const toPort = (p: RawPort, vmUuid: string): PortView => ({
-  ...deviceFields(p, vmUuid),
-  mac_address: p.mac_address ?? '',
-  network_uuid: p.network_uuid,
-  network_name: p.network_name ?? '',
-  runtime_state: p.connected ? 'CONNECTED' : 'NOT_CONNECTED',
-});
-
 const toRecord = (r: RawView, disks: RawDisk[] = [], ports: RawPort[] = []): VmRecord => ({
   moref: r.moref,
   rowUuid: r.row_uuid,
@@ -116,8 +72,8 @@ const toRecord = (r: RawView, disks: RawDisk[] = [], ports: RawPort[] = []): VmR
     disk: Number(r.disk),
     tools_installed: r.tools_installed,
     tools_state: r.tools_state,
-    disks: disks.filter((d) => d.vm_uuid === r.row_uuid).map((d) => toDisk(d, r.backend_uuid)),
-    ports: ports.filter((p) => p.vm_uuid === r.row_uuid).map((p) => toPort(p, r.backend_uuid)),
+    disks: disks.filter((d) => d.vm_uuid === r.row_uuid).map((d) => toDiskView(d, r.backend_uuid)),
+    ports: ports.filter((p) => p.vm_uuid === r.row_uuid).map((p) => toPortView(p, r.backend_uuid)),
     marketplace_resource_uuid: r.resource_uuid,
     customer_uuid: r.customer_uuid,
     project_uuid: r.project_uuid,
@@ -235,20 +191,6 @@ export class VmViewRepository {
       ],
     );
     return rows.length > 0;
-  }
-
-  /** Sets a disk's or adapter's state (ERRED with vCenter's refusal of its operation). */
-  async setDeviceState(
-    tx: Tx,
-    device: { table: 'disk' | 'port'; uuid: string },
-    state: DeviceState,
-    errorMessage: string,
-  ): Promise<void> {
-    const table = device.table === 'disk' ? 'vm_disks' : 'vm_network_adapters';
-    await tx.query(
-      `UPDATE "vsphere"."${table}" SET "state" = $2, "error_message" = $3, "modified" = now() WHERE "uuid" = $1`,
-      [device.uuid, state, errorMessage],
-    );
   }
 
   /** Every recorded VM of the offering: row uuid, vCenter uuid and moref (for a pull). */

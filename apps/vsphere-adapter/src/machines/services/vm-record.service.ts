@@ -3,6 +3,7 @@ import { VmChangedEvent, type VmOperationView } from '@app/contracts';
 import { EventOutbox } from '../../adapters/event-outbox';
 import type { Tx } from '../../repositories/unit-of-work';
 import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
+import { VmDeviceRepository } from '../repositories/vm-device.repository';
 import { VmDeviceReconciler } from '../repositories/vm-device-reconciler';
 import { VmViewRepository, type VmRecord } from '../repositories/vm-view.repository';
 
@@ -26,6 +27,7 @@ export class VmRecordService {
   constructor(
     private readonly vms: VmViewRepository,
     private readonly devices: VmDeviceReconciler,
+    private readonly deviceRows: VmDeviceRepository,
     private readonly events: EventOutbox,
   ) {}
 
@@ -55,7 +57,7 @@ export class VmRecordService {
     const devices = await this.devices.reconcile(tx, rowUuid, remote, networkUuids, claim);
     // The device a finished operation concerned is OK again (a deleted one has no row left).
     const device = operation?.state === 'done' ? deviceOf(operation) : null;
-    if (device !== null) await this.vms.setDeviceState(tx, device, 'OK', '');
+    if (device !== null) await this.deviceRows.setState(tx, device.table, device.uuid, 'OK');
     const changed = await this.vms.record(
       tx,
       rowUuid,
@@ -103,8 +105,9 @@ export class VmRecordService {
     } else {
       await this.vms.setState(tx, rowUuid, 'OK', '');
       if (target.kind === 'device')
-        await this.vms.setDeviceState(tx, { table: target.table, uuid: target.uuid }, 'ERRED', message);
-      else if (target.device !== undefined) await this.vms.setDeviceState(tx, target.device, 'OK', '');
+        await this.deviceRows.setState(tx, target.table, target.uuid, 'ERRED', message);
+      else if (target.device !== undefined)
+        await this.deviceRows.setState(tx, target.device.table, target.device.uuid, 'OK');
     }
     await this.publish(tx, rowUuid, before.runtimeState, operation);
     return true;
