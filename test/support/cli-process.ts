@@ -18,13 +18,14 @@ export const CLI_BIN = join(__dirname, '..', '..', 'bin', 'waldur-cli.js');
 export function startCli(
   args: string[],
   env: Record<string, string>,
-  options: { stdin?: string; command?: string[] } = {},
+  options: { stdin?: string; command?: string[]; cwd?: string } = {},
 ): { done: Promise<CliResult>; kill: () => void; output: () => { stdout: string; stderr: string } } {
   const started = Date.now();
   const [file, ...prefix] = options.command ?? [process.execPath, CLI_BIN];
   const child = spawn(file, [...prefix, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: options.cwd,
   });
   let stdout = '';
   let stderr = '';
@@ -41,7 +42,7 @@ export function startCli(
 export function runCli(
   args: string[],
   env: Record<string, string>,
-  options: { stdin?: string; command?: string[] } = {},
+  options: { stdin?: string; command?: string[]; cwd?: string } = {},
 ): Promise<CliResult> {
   return startCli(args, env, options).done;
 }
