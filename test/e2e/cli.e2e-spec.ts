@@ -860,6 +860,51 @@ waldur-cli marketplace order wait "$ORDER" --jmespath "state=='done'" --format j
     ).toEqual(['approve-by-consumer', 'approve-by-provider']);
     expect((await cli(['completion', 'zsh'])).stdout).toContain('bashcompinit');
   });
+
+  it('completes commands in an interactive zsh at a terminal (tmux) from its generated script', async () => {
+    const home = join(dir, 'zsh');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'completion.zsh'), (await cli(['completion', 'zsh'])).stdout);
+    writeFileSync(
+      join(home, '.zshrc'),
+      `autoload -U compinit && compinit -u\nsource ${join(home, 'completion.zsh')}\nPS1='> '\n`,
+    );
+    const socket = `waldur-cli-test-${process.pid}`;
+    const tmux = (...args: string[]) =>
+      runCli([], { TERM: 'xterm-256color' }, { command: ['tmux', '-L', socket, '-f', '/dev/null', ...args] });
+    /** What the terminal shows once `expected` appears on it (or the deadline passes). */
+    const screenWith = async (expected: RegExp): Promise<string> => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const screen = (await tmux('capture-pane', '-t', 'cli', '-p')).stdout;
+        if (expected.test(screen) || Date.now() > deadline) return screen;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const started = await tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'cli',
+      '-x',
+      '150',
+      '-y',
+      '30',
+      `env ZDOTDIR=${home} zsh -i`,
+    );
+    expect(started).toMatchObject({ code: 0, stderr: '' });
+    try {
+      // The prompt (a pane's trailing blanks are not captured).
+      expect(await screenWith(/^>/m)).toMatch(/^>/m);
+      await tmux('send-keys', '-t', 'cli', 'waldur-cli marketplace or', 'Tab');
+      expect(await screenWith(/marketplace order/)).toContain('> waldur-cli marketplace order');
+      // Two candidates: the second Tab lists them under the line.
+      await tmux('send-keys', '-t', 'cli', 'C-u', 'waldur-cli marketplace order approve-by-', 'Tab', 'Tab');
+      expect(await screenWith(/approve-by-provider/)).toMatch(/approve-by-consumer +approve-by-provider/);
+    } finally {
+      await tmux('kill-server');
+    }
+  });
 });
 
 /**
@@ -978,11 +1023,9 @@ describe('waldur-cli vmware commands against vcsim', () => {
       as('member'),
     );
     expect({ code: named.code, stderr: named.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(JSON.parse(named.stdout)).toMatchObject({
-      uuid: order.uuid,
-      state: 'done',
-      resource_uuid: expect.any(String),
-    });
+    const namedOrder = JSON.parse(named.stdout) as Json;
+    expect(namedOrder).toMatchObject({ uuid: order.uuid, state: 'done' });
+    expect(namedOrder.resource_uuid).toEqual(expect.any(String));
     const inVcsim = await vmsOfOrder(market.library.connection, order.uuid);
     expect(inVcsim).toHaveLength(1);
     expect(inVcsim[0]).toMatchObject({

@@ -31,6 +31,8 @@ export function startCli(
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  // A command that exits without reading its stdin (tmux, a failed start) is not an error of the test.
+  child.stdin.on('error', () => undefined);
   child.stdin.end(options.stdin ?? '');
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
