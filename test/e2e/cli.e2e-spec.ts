@@ -1008,6 +1008,7 @@ describe('waldur-cli vmware commands against vcsim', () => {
     const result = await provision.done;
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     const vm = JSON.parse(result.stdout) as Json;
+    provisioned = { resource: vm.uuid as string, instance: vm.resource_uuid as string };
     expect(vm).toMatchObject({ name: 'cli-vm-1', state: 'OK', offering_type: 'VMware.VirtualMachine' });
     expect(vm.resource_uuid).toEqual(expect.any(String));
     expect(vm.backend_id).toMatch(/^vm-/);
@@ -1041,6 +1042,62 @@ describe('waldur-cli vmware commands against vcsim', () => {
       as('member'),
     );
     expect(JSON.parse(listed.stdout)).toEqual([vm.resource_uuid]);
+  });
+
+  let provisioned: { resource: string; instance: string } | undefined;
+
+  it("lists the offering's clusters, networks, datastores and folders", async () => {
+    for (const kind of ['cluster', 'network', 'datastore', 'folder']) {
+      const listed = await runCli(
+        ['vmware', kind, 'list', '--format', 'json', '--jmespath', '[].uuid'],
+        as('staff'),
+      );
+      expect({ kind, code: listed.code, stderr: listed.stderr }).toEqual({ kind, code: 0, stderr: '' });
+      const known = (await market.inventory(`vmware-${kind}s`)).map((item) => item.uuid);
+      expect(known.length).toBeGreaterThan(0);
+      expect((JSON.parse(listed.stdout) as string[]).sort()).toEqual(known.sort());
+    }
+  });
+
+  it('terminates the provisioned VM through its order once it is off, and vCenter no longer has it', async () => {
+    const { resource, instance } = provisioned!;
+    // vCenter deletes only a powered-off VM: the API refuses the terminate (409, exit 3) and says why.
+    const refused = await runCli(['vmware', 'vm', 'terminate', resource], as('member'));
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('must be POWERED_OFF to be deleted');
+    const stopped = await runCli(
+      ['vmware', 'vm', 'stop', instance, '--wait', '--format', 'json'],
+      as('member'),
+    );
+    expect({ code: stopped.code, stderr: stopped.stderr }).toEqual({ code: 0, stderr: '' });
+    const [created] = await market.api.ok<Order[]>(
+      'staff',
+      'GET',
+      `/api/marketplace-orders/?resource_uuid=${resource}`,
+    );
+    const terminate = startCli(['vmware', 'vm', 'terminate', resource, '--format', 'json'], as('member'));
+    // A Terminate order that waits for the provider is approved by staff, as the provision above.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const orders = await market.api.ok<Order[]>(
+        'staff',
+        'GET',
+        `/api/marketplace-orders/?resource_uuid=${resource}&type=Terminate`,
+      );
+      const pending = orders.find((order) => order.state === 'pending-provider');
+      if (pending) {
+        expect(
+          (await runCli(['marketplace', 'order', 'approve-by-provider', pending.uuid], as('staff'))).code,
+        ).toBe(0);
+        break;
+      }
+      if (orders.some((order) => order.state !== 'pending-consumer')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const result = await terminate.done;
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toMatchObject({ uuid: resource, state: 'Terminated' });
+    expect(await vmsOfOrder(market.library.connection, created.uuid)).toEqual([]);
   });
 
   it('lets staff assign a folder to an organisation, list it and take it back; others are refused', async () => {
