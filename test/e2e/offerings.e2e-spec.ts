@@ -92,6 +92,17 @@ describe('offerings and plans through the gateway: providers publish, customers 
       '/api/marketplace-public-offerings/?type=Marketplace.Basic',
     );
     expect(listed.map((offering) => offering.uuid)).toContain(draft.uuid);
+    // Any type name filters, as Waldur's loose filter: one with no offerings here lists none.
+    expect(
+      await api.ok<Offering[]>(
+        'customer-user',
+        'GET',
+        '/api/marketplace-public-offerings/?type=Marketplace.Slurm',
+      ),
+    ).toEqual([]);
+    expect(
+      (await api.call<Json>('customer-user', 'GET', '/api/marketplace-public-offerings/?type=%00')).status,
+    ).toBe(400);
     const again = await api.call<Json>(
       'owner',
       'POST',
@@ -109,9 +120,10 @@ describe('offerings and plans through the gateway: providers publish, customers 
     });
     expect(invisible.status).toBe(400);
     expect(invisible.body).toEqual({ customer: ['Invalid hyperlink - Object does not exist.'] });
+    // A Waldur type this marketplace cannot create (the OpenStack ones it can, processed by hand).
     const badType = await api.call<Json>('owner', 'POST', '/api/marketplace-provider-offerings/', {
       name: 'x',
-      type: 'OpenStack.Instance',
+      type: 'Marketplace.Slurm',
       customer: provider,
     });
     expect(badType.status).toBe(400);

@@ -18,18 +18,21 @@ export const CLI_BIN = join(__dirname, '..', '..', 'bin', 'waldur-cli.js');
 export function startCli(
   args: string[],
   env: Record<string, string>,
-  options: { stdin?: string; command?: string[] } = {},
+  options: { stdin?: string; command?: string[]; cwd?: string } = {},
 ): { done: Promise<CliResult>; kill: () => void; output: () => { stdout: string; stderr: string } } {
   const started = Date.now();
   const [file, ...prefix] = options.command ?? [process.execPath, CLI_BIN];
   const child = spawn(file, [...prefix, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: options.cwd,
   });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  // A command that exits without reading its stdin (tmux, a failed start) is not an error of the test.
+  child.stdin.on('error', () => undefined);
   child.stdin.end(options.stdin ?? '');
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
@@ -41,7 +44,7 @@ export function startCli(
 export function runCli(
   args: string[],
   env: Record<string, string>,
-  options: { stdin?: string; command?: string[] } = {},
+  options: { stdin?: string; command?: string[]; cwd?: string } = {},
 ): Promise<CliResult> {
   return startCli(args, env, options).done;
 }

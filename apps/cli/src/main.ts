@@ -24,6 +24,11 @@ function wantsJson(argv: string[]): boolean {
 }
 
 process.once('SIGINT', () => process.exit(EXIT.interrupted));
+// `waldur-cli ... | head`: a reader that has read enough is no failure of ours.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(EXIT.ok);
+});
 void main(process.argv).then((code) => {
   process.exitCode = code;
   // Idle keep-alive sockets of fetch must not hold the process.

@@ -112,14 +112,44 @@ describe('Waiter: SSE first, one GET, resume, polling fallback', () => {
     expect(gateway.gets).toBe(1);
   });
 
-  it('polls at the interval when the stream cannot be opened', async () => {
+  it('polls at the interval when the stream cannot be opened, and says so under --debug', async () => {
     gateway.streamStatus = 404;
     setTimeout(() => (gateway.order = { uuid: UUID, state: 'done' }), 450);
+    const debug: string[] = [];
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      debug.push(String(chunk));
+      return true;
+    });
     const started = Date.now();
-    const result = await waiter().wait(target, { timeoutMs: 5000, intervalMs: 200, settled: done });
-    expect(result.kind).toBe('settled');
+    try {
+      const result = await new Waiter(client, new DebugLog(true)).wait(target, {
+        timeoutMs: 5000,
+        intervalMs: 200,
+        settled: done,
+      });
+      expect(result.kind).toBe('settled');
+    } finally {
+      stderr.mockRestore();
+    }
     expect(gateway.gets).toBeGreaterThanOrEqual(3);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(debug).toContainEqual(
+      expect.stringMatching(/^debug: event stream cannot be opened: .*falling back to polling\n$/),
+    );
+    expect(debug).toContain(`debug: polling order ${UUID} every 0.2 s\n`);
+  });
+
+  it('says nothing of the fallback without --debug', async () => {
+    gateway.streamStatus = 404;
+    gateway.order = { uuid: UUID, state: 'done' };
+    const stderr = jest.spyOn(process.stderr, 'write');
+    try {
+      const result = await waiter().wait(target, { timeoutMs: 5000, intervalMs: 200, settled: done });
+      expect(result.kind).toBe('settled');
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+    }
   });
 
   it('times out with the last state seen, on the stream as when polling', async () => {

@@ -73,7 +73,11 @@ export const updateOfferingBody = z.strictObject(offeringFields).partial();
 
 export const offeringListQuery = z.object({
   ...paginationQuery,
-  type: z.enum(OFFERING_TYPES, { error: `Must be one of: ${OFFERING_TYPES.join(', ')}.` }).optional(),
+  // Any type name, as Waldur's loose filter takes it: a type this marketplace has no offerings of
+  // (`Marketplace.Slurm`) lists none rather than being refused, so a client written for Waldur works.
+  type: queryText(150)
+    .optional()
+    .meta({ description: `Offering type, e.g. ${OFFERING_TYPES.join(', ')}` }),
   state: z.enum(OFFERING_STATES).optional(),
   customer_uuid: z.uuid({ error: messages.uuid }).optional(),
   name: queryText(150).optional().meta({ description: 'Name contains (case-insensitive)' }),

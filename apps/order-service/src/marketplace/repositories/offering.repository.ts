@@ -8,7 +8,8 @@ import type { ProviderOffering } from '../dtos/offering.mapper';
 export type OfferingFields = Pick<OfferingEntity, 'name' | 'description' | 'category' | 'termsOfService'>;
 
 export interface OfferingFilter {
-  type?: OfferingType;
+  /** Any type name: one this marketplace has no offerings of matches none (Waldur's loose filter). */
+  type?: string;
   state?: OfferingState;
   customerUuid?: string;
   name?: string;
