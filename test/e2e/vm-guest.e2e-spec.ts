@@ -1,4 +1,12 @@
-import { connectVim, readVirtualMachines, type MoRef, type VimConnection, type VmInfo } from '@app/vim25';
+import {
+  connectVim,
+  readVirtualMachines,
+  runTask,
+  vmObject,
+  type MoRef,
+  type VimConnection,
+  type VmInfo,
+} from '@app/vim25';
 import type { Json } from '../support/api-session';
 import { SseClient } from '../support/sse-client';
 import { makeNvmeOnlyVm, setGuestToolsStatus } from '../support/vcsim-front';
@@ -9,6 +17,7 @@ import {
   vmChanges,
   type Disk,
   type Operation,
+  type Port,
   type Vm,
   type VmChangedData,
 } from '../support/virtual-machines';
@@ -30,6 +39,7 @@ describe('VM guest power, preconditions and NVMe disks end to end: REST, the ada
   let market: VsphereMarketplace;
   let vim: VimConnection;
   let vm: Vm;
+  let existingVmNetwork: Named;
   let project: SseClient;
   let outsider: SseClient;
 
@@ -46,6 +56,13 @@ describe('VM guest power, preconditions and NVMe disks end to end: REST, the ada
     await market.assign('networks', network.uuid);
     await market.assign('folders', folder.uuid);
     vm = await orderVm(market, 'e2e-guest-1', { network, folder });
+    existingVmNetwork = (await market.inventory('vmware-networks')).find(
+      (n) => n.name === 'VM Network',
+    ) as Named;
+    await market.api.ok('staff', 'POST', '/api/vmware-customer-network-pairs/', {
+      customer: market.customer.uuid,
+      network: existingVmNetwork.uuid,
+    });
 
     // A member of the VM's project, and the owner of another organisation.
     await market.api.user('project-member', 'staff');
@@ -219,6 +236,56 @@ describe('VM guest power, preconditions and NVMe disks end to end: REST, the ada
     const now = await getVm();
     expect(now).toMatchObject({ state: 'OK', error_message: '', disk: 1024 });
     expect(now.disks.map((d) => d.uuid)).toEqual([disk.uuid]);
+    // The marketplace resource's limits follow the VM: its disk total is the NVMe disk alone.
+    const resource = await eventually(
+      () =>
+        market.api.ok<Json>(
+          'project-member',
+          'GET',
+          `/api/marketplace-resources/${vm.marketplace_resource_uuid}/`,
+        ),
+      (r) => (r.limits as Json).disk === 1024,
+      30_000,
+      "the resource's disk limit",
+    );
+    expect(resource).toMatchObject({ state: 'OK', limits: { cpu: 2, ram: 2048, disk: 1024 } });
+  });
+
+  it("errs an adapter vCenter refuses (another task in flight on the VM) with vCenter's message; Destroy removes it (204)", async () => {
+    // An administrator's task holds the VM in vCenter: the adapter's ReconfigVM_Task meets TaskInProgress.
+    market.sim.front.delayVmTasks(5_000);
+    const held = runTask(vim, (o) =>
+      vmObject(vim, ref()).reconfigure({ annotation: 'held by an administrator' }, o),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      const nics = (await inVcsim()).devices.filter((d) => d.kind === 'nic').length;
+      const answer = await market.api.call<Port>('project-member', 'POST', vmPath('create_port/'), {
+        network: `${market.api.base}/api/vmware-networks/${existingVmNetwork.uuid}/`,
+      });
+      expect(answer.status).toBe(201);
+      const erred = await eventually(
+        () => market.api.ok<Port>('project-member', 'GET', `/api/vmware-ports/${answer.body.uuid}/`),
+        (p) => p.state !== 'CREATING',
+        30_000,
+        'the adapter to settle',
+      );
+      expect(erred).toMatchObject({
+        state: 'ERRED',
+        backend_id: '',
+        error_message: 'Another task is already in progress.',
+      });
+      expect((await inVcsim()).devices.filter((d) => d.kind === 'nic').length).toBe(nics);
+      const destroy = await market.api.call('project-member', 'DELETE', `/api/vmware-ports/${erred.uuid}/`);
+      expect({ status: destroy.status, text: destroy.text }).toEqual({ status: 204, text: '' });
+      expect(
+        (await market.api.call('project-member', 'GET', `/api/vmware-ports/${erred.uuid}/`)).status,
+      ).toBe(404);
+      expect((await getVm()).ports.map((p) => p.uuid)).not.toContain(erred.uuid);
+    } finally {
+      await held;
+      market.sim.front.delayVmTasks(0);
+    }
   });
 
   it("streams every runtime change to the VM's project member and none to another organisation's user", () => {
