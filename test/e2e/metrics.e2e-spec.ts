@@ -101,8 +101,12 @@ describe('Prometheus metrics of the gateway and the services', () => {
     let families: PrometheusScrape;
     for (;;) {
       families = await scrape(orderService.metricsUrl);
+      // The outcome consumer's own count: the order service's VmChanged consumer counts apart.
       const done = families.samples.some(
-        (found) => found.name === 'jetstream_consumer_messages_total' && found.labels.outcome === 'done',
+        (found) =>
+          found.name === 'jetstream_consumer_messages_total' &&
+          found.labels.outcome === 'done' &&
+          found.labels.durable === nats.topology.consumers.orderServiceOutcomes.durable,
       );
       if (done || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 100));

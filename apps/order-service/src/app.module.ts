@@ -7,6 +7,7 @@ import { CallerContextController } from './controllers/caller-context.controller
 import { CustomersController } from './controllers/customers.controller';
 import { HealthController } from './controllers/health.controller';
 import { orderOutcomesConsumer } from './controllers/order-outcomes.consumer';
+import { vmChangesConsumer } from './controllers/vm-changes.consumer';
 import { OrdersController } from './controllers/orders.controller';
 import { EventOutbox } from './repositories/event-outbox.repository';
 import { ProjectsController } from './controllers/projects.controller';
@@ -28,6 +29,7 @@ import { LoginThrottleService } from './services/login-throttle.service';
 import { LoginService } from './services/login.service';
 import { OfferingService } from './services/offering.service';
 import { OrderOutcomeService } from './services/order-outcome.service';
+import { VmLimitsService } from './services/vm-limits.service';
 import { OrderSubmissionService } from './services/order-submission.service';
 import { PrincipalService } from './services/principal.service';
 import { ProjectService } from './services/project.service';
@@ -60,6 +62,8 @@ export class AppModule {
         OrderSubmissionService,
         OrderOutcomeService,
         orderOutcomesConsumer,
+        VmLimitsService,
+        vmChangesConsumer,
         RuntimeLifecycle,
         // Identity and access: users, tokens, customers, projects, role grants.
         UserRepository,

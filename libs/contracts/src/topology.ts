@@ -45,6 +45,8 @@ export interface Topology {
   readonly consumers: {
     readonly adapterOrderSubmitted: DurableNames;
     readonly orderServiceOutcomes: DurableNames;
+    /** The order service's VmChanged consumer: a VM's hardware carried to its resource's limits. */
+    readonly orderServiceVmChanges: DurableNames;
     /** The adapter's SyncRequested consumer (`vsphere-adapter-sync-requested`). */
     readonly adapterSyncRequested: DurableNames;
   };
@@ -131,6 +133,11 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
         stream: vsphere.name,
         durable: 'order-service-order-outcomes',
         filter: `${namespace}.vsphere.order.>`,
+      },
+      orderServiceVmChanges: {
+        stream: vsphere.name,
+        durable: 'order-service-vm-changes',
+        filter: `${namespace}.vsphere.feed.vm`,
       },
       adapterSyncRequested: {
         stream: scheduler.name,

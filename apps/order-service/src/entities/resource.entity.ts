@@ -47,6 +47,10 @@ export class ResourceEntity {
   @Column({ name: 'backend_ref', type: 'text', nullable: true })
   backendRef!: string | null;
 
+  /** When `limits` were last taken from the backend's own report of the object (VmChanged). */
+  @Column({ name: 'limits_observed_at', type: 'timestamptz', nullable: true })
+  limitsObservedAt!: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created!: Date;
 

@@ -5,6 +5,7 @@ import { CreateCatalogue1764480000020 } from './1764480000020-create-catalogue';
 import { PasswordsAndLoginThrottle1764480000030 } from './1764480000030-passwords-and-login-throttle';
 import { OrderFlow1764480000040 } from './1764480000040-order-flow';
 import { OrderProjectReferences1764480000041 } from './1764480000041-order-project-references';
+import { ResourceLimitsObserved1764480000050 } from './1764480000050-resource-limits-observed';
 
 /** Every migration of the `marketplace` schema, in order. Listed by hand so builds never depend on globs. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MARKETPLACE_MIGRATIONS = [
   PasswordsAndLoginThrottle1764480000030,
   OrderFlow1764480000040,
   OrderProjectReferences1764480000041,
+  ResourceLimitsObserved1764480000050,
 ];

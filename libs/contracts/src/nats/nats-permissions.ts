@@ -37,6 +37,7 @@ export const STREAM_PUBLISHERS: Readonly<Record<StreamKey, NatsApp>> = {
 export const CONSUMER_OWNERS: Readonly<Record<ConsumerKey, NatsApp>> = {
   adapterOrderSubmitted: 'vsphere-adapter',
   orderServiceOutcomes: 'order-service',
+  orderServiceVmChanges: 'order-service',
   adapterSyncRequested: 'vsphere-adapter',
 };
 

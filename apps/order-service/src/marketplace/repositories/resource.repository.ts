@@ -6,7 +6,17 @@ import { ResourceEntity } from '../../entities/resource.entity';
 import { translateDbErrors } from '../../repositories/db-errors';
 
 export type ResourceChanges = Partial<
-  Pick<ResourceEntity, 'state' | 'errorMessage' | 'backendId' | 'backendRef' | 'limits' | 'cost' | 'planUuid'>
+  Pick<
+    ResourceEntity,
+    | 'state'
+    | 'errorMessage'
+    | 'backendId'
+    | 'backendRef'
+    | 'limits'
+    | 'cost'
+    | 'planUuid'
+    | 'limitsObservedAt'
+  >
 >;
 
 /** Marketplace resources: what orders create, change and terminate. */
@@ -17,7 +27,7 @@ export class ResourceRepository {
   /** Throws ReferencedRowError when the project or offering is gone. */
   async create(
     manager: EntityManager,
-    resource: Omit<ResourceEntity, 'created' | 'modified'>,
+    resource: Omit<ResourceEntity, 'created' | 'modified' | 'limitsObservedAt'>,
   ): Promise<void> {
     // An insert, not `save`: save would first look the new uuid up.
     const repository = manager.getRepository(ResourceEntity);
