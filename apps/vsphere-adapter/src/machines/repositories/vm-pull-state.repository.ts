@@ -51,7 +51,7 @@ function grouped<T extends { vm_uuid: string }>(rows: readonly T[]): Map<string,
 
 /**
  * The recorded state of every VM of an offering with its disks and adapters, in three queries
- * whatever the number of VMs: what a pull compares with vCenter's read before opening any
+ * (at once) whatever the number of VMs: what a pull compares with vCenter's read before opening any
  * transaction. Read without locks; recording a VM locks and reads it again.
  */
 @Injectable()
@@ -59,29 +59,29 @@ export class VmPullStateRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   async ofOffering(offeringUuid: string): Promise<RecordedVm[]> {
-    const vms: RawVm[] = await this.dataSource.query(
-      `SELECT "uuid", "backend_uuid", "state", "error_message", "moref", "name", "runtime_state", "cpu",
-         "cores_per_socket", "ram", "disk", "tools_state", "tools_installed"
-       FROM "vsphere"."virtual_machines" WHERE "offering_uuid" = $1`,
-      [offeringUuid],
-    );
-    const disks = grouped<RawDisk>(
-      await this.dataSource.query(
+    const [vms, diskRows, portRows] = await Promise.all([
+      this.dataSource.query<RawVm[]>(
+        `SELECT "uuid", "backend_uuid", "state", "error_message", "moref", "name", "runtime_state", "cpu",
+           "cores_per_socket", "ram", "disk", "tools_state", "tools_installed"
+         FROM "vsphere"."virtual_machines" WHERE "offering_uuid" = $1`,
+        [offeringUuid],
+      ),
+      this.dataSource.query<RawDisk[]>(
         `SELECT d."uuid", d."vm_uuid", d."device_key", d."size", d."datastore", d."label"
          FROM "vsphere"."vm_disks" d JOIN "vsphere"."virtual_machines" v ON v."uuid" = d."vm_uuid"
          WHERE v."offering_uuid" = $1`,
         [offeringUuid],
       ),
-    );
-    const ports = grouped<RawPort>(
-      await this.dataSource.query(
+      this.dataSource.query<RawPort[]>(
         `SELECT a."uuid", a."vm_uuid", a."device_key", a."mac_address", a."network_backend_id", a."network_uuid",
            a."connected"
          FROM "vsphere"."vm_network_adapters" a JOIN "vsphere"."virtual_machines" v ON v."uuid" = a."vm_uuid"
          WHERE v."offering_uuid" = $1`,
         [offeringUuid],
       ),
-    );
+    ]);
+    const disks = grouped(diskRows);
+    const ports = grouped(portRows);
     return vms.map((vm) => ({
       rowUuid: vm.uuid,
       backendUuid: vm.backend_uuid,

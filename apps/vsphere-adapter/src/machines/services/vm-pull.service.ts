@@ -99,14 +99,19 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       this.stop.signal,
       AbortSignal.timeout(this.config.VSPHERE_CALL_TIMEOUT_MS),
     ]);
-    const remotes = await this.vcenter.readAll(await access.connection(), {
-      signal,
-      timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS,
-    });
+    // What is recorded is read while vCenter answers: a VM recorded in between only looks changed,
+    // and recording it finds nothing to write.
+    const [remotes, recorded, networks] = await Promise.all([
+      access
+        .connection()
+        .then((connection) =>
+          this.vcenter.readAll(connection, { signal, timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS }),
+        ),
+      this.recordedState.ofOffering(offeringUuid),
+      this.placement.networksByBackendId(offeringUuid),
+    ]);
     const byUuid = new Map<string, RemoteVm>(remotes.map((vm) => [vm.uuid, vm]));
-    const recorded = await this.recordedState.ofOffering(offeringUuid);
     const busy = await this.operations.busyVms(recorded.map((vm) => vm.rowUuid));
-    const networks = await this.placement.networksByBackendId(offeringUuid);
     this.metrics.pulledVms.inc(recorded.length);
     let changed = 0;
     for (const vm of recorded) {
