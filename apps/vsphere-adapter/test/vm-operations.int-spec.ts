@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  addDisk,
   destroyVm,
   markTemplateAsVm,
   markVmAsTemplate,
@@ -16,6 +17,7 @@ import type { TestNats } from '../../../test/support/test-nats';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
 import { TAKEN_OVER } from '../src/machines/operations/vm-operation-runner.service';
 import { NO_WEB_CONSOLE } from '../src/machines/services/vm-action.service';
+import { VmPullService } from '../src/machines/services/vm-pull.service';
 import type { AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
 import {
@@ -333,6 +335,52 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
     expect(await ended(started.uuid)).toMatchObject({ state: 'done' });
     expect(await power()).toBe('poweredOn');
     expect(await recorded()).toMatchObject({ state: 'OK', runtime_state: 'POWERED_ON' });
+  });
+
+  it('records a disk added directly in vcsim by the periodic pull: a new OK row and VmChanged with it', async () => {
+    const added = await addDisk(library.connection, ref, { capacityInKB: 2 * 1024 * 1024 });
+    const key = String(added.key);
+    const drift = await changeWhere(
+      (e) => e.operation === null && e.vm.disks.some((d) => d.backend_id === key),
+    );
+    expect(drift.vm.disks.find((d) => d.backend_id === key)).toMatchObject({ state: 'OK', size: 2048 });
+    const rows: { size: string; state: string }[] = await adapter.runtime.dataSource.query(
+      `SELECT d."size", d."state" FROM "vsphere"."vm_disks" d
+       JOIN "vsphere"."virtual_machines" v ON v."uuid" = d."vm_uuid"
+       WHERE v."backend_uuid" = $1 AND d."device_key" = $2`,
+      [vmUuid, added.key],
+    );
+    expect(rows).toEqual([{ size: '2048', state: 'OK' }]);
+    const [vm]: { disk: string }[] = await adapter.runtime.dataSource.query(
+      `SELECT "disk" FROM "vsphere"."virtual_machines" WHERE "backend_uuid" = $1`,
+      [vmUuid],
+    );
+    expect(Number(vm.disk)).toBe(
+      drift.vm.disks.filter((d) => d.backend_id !== '').reduce((s, d) => s + d.size, 0),
+    );
+  });
+
+  it('records nothing when nothing changed across two pulls: no VmChanged, the VM row untouched', async () => {
+    const pulls = adapter.app.get(VmPullService);
+    // Whatever an earlier test left for the pull to record is recorded and relayed first.
+    await pulls.pullOffering(offering);
+    await sleep(2_000);
+    const changesBefore = (await vmChanges()).length;
+    const modified = async () => {
+      const [row]: { modified: Date }[] = await adapter.runtime.dataSource.query(
+        `SELECT "modified" FROM "vsphere"."virtual_machines" WHERE "backend_uuid" = $1`,
+        [vmUuid],
+      );
+      return row.modified.getTime();
+    };
+    const modifiedBefore = await modified();
+
+    expect(await pulls.pullOffering(offering)).toBe(0);
+    expect(await pulls.pullOffering(offering)).toBe(0);
+    // The periodic pull (every 1.5 s) runs twice more meanwhile.
+    await sleep(3_500);
+    expect((await vmChanges()).length).toBe(changesBefore);
+    expect(await modified()).toBe(modifiedBefore);
   });
 
   it('marks a VM deleted directly in vcsim ERRED with the reason, by the periodic pull and by the pull action', async () => {

@@ -21,6 +21,7 @@ import { VirtualMachineRepository } from './repositories/virtual-machine.reposit
 import { VmDeviceRepository } from './repositories/vm-device.repository';
 import { VmDeviceReconciler } from './repositories/vm-device-reconciler';
 import { VmOperationRepository } from './repositories/vm-operation.repository';
+import { VmPullStateRepository } from './repositories/vm-pull-state.repository';
 import { VmViewRepository } from './repositories/vm-view.repository';
 import { OrderExecutionService } from './services/order-execution.service';
 import { OrderValidationService } from './services/order-validation.service';
@@ -49,6 +50,7 @@ const EXECUTORS = [PowerExecutor, GuestPowerExecutor, UpdateExecutor, PullExecut
     VmCreationService,
     VmChangeService,
     VmViewRepository,
+    VmPullStateRepository,
     VmQueryService,
     VmActionService,
     VmRecordService,

@@ -2,24 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { Tx } from '../../repositories/unit-of-work';
 import type { RemoteDisk, RemoteNic, RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
 import { planDeviceSync } from '../domain/device-reconcile';
+import {
+  diskDiffers,
+  networkUuidOf,
+  portDiffers,
+  type RecordedDisk,
+  type RecordedPort,
+} from '../domain/device-differs';
 import { VmDeviceReconciler } from './vm-device-reconciler';
-
-interface DiskRow {
-  uuid: string;
-  key: number | null;
-  size: number;
-  datastore: string | null;
-  label: string | null;
-}
-
-interface PortRow {
-  uuid: string;
-  key: number | null;
-  mac: string | null;
-  network: string | null;
-  networkUuid: string | null;
-  connected: boolean;
-}
 
 type Claim = Parameters<VmDeviceReconciler['reconcile']>[4];
 
@@ -76,19 +66,14 @@ export class DeviceReconcilerRepository extends VmDeviceReconciler {
       `SELECT "uuid", "device_key", "size", "datastore", "label" FROM ${TABLE.disk} WHERE "vm_uuid" = $1 FOR UPDATE`,
       [vmRowUuid],
     );
-    const rows: DiskRow[] = raw.map((r) => ({
+    const rows: RecordedDisk[] = raw.map((r) => ({
       uuid: r.uuid,
       key: r.device_key,
       size: Number(r.size),
       datastore: r.datastore,
       label: r.label,
     }));
-    const plan = planDeviceSync(
-      rows,
-      devices,
-      (row, d) =>
-        row.size !== d.sizeMiB || row.datastore !== (d.datastore ?? null) || row.label !== (d.label ?? null),
-    );
+    const plan = planDeviceSync(rows, devices, diskDiffers);
     for (const { row, device } of plan.update)
       await tx.query(
         `UPDATE ${TABLE.disk} SET "size" = $2, "datastore" = $3, "label" = $4, "modified" = now() WHERE "uuid" = $1`,
@@ -132,7 +117,7 @@ export class DeviceReconcilerRepository extends VmDeviceReconciler {
        FROM ${TABLE.port} WHERE "vm_uuid" = $1 FOR UPDATE`,
       [vmRowUuid],
     );
-    const rows: PortRow[] = raw.map((r) => ({
+    const rows: RecordedPort[] = raw.map((r) => ({
       uuid: r.uuid,
       key: r.device_key,
       mac: r.mac_address,
@@ -140,17 +125,8 @@ export class DeviceReconcilerRepository extends VmDeviceReconciler {
       networkUuid: r.network_uuid,
       connected: r.connected,
     }));
-    const networkOf = (nic: RemoteNic) =>
-      nic.network === undefined ? null : (networkUuids.get(nic.network) ?? null);
-    const plan = planDeviceSync(
-      rows,
-      devices,
-      (row, nic) =>
-        row.mac !== (nic.macAddress ?? null) ||
-        row.network !== (nic.network ?? null) ||
-        row.networkUuid !== networkOf(nic) ||
-        row.connected !== nic.connected,
-    );
+    const networkOf = (nic: RemoteNic) => networkUuidOf(nic, networkUuids);
+    const plan = planDeviceSync(rows, devices, (row, nic) => portDiffers(row, nic, networkUuids));
     for (const { row, device } of plan.update)
       await tx.query(
         `UPDATE ${TABLE.port} SET "mac_address" = $2, "network_backend_id" = $3, "network_uuid" = $4, "connected" = $5,

@@ -193,15 +193,6 @@ export class VmViewRepository {
     return rows.length > 0;
   }
 
-  /** Every recorded VM of the offering: row uuid, vCenter uuid and moref (for a pull). */
-  async ofOffering(offeringUuid: string): Promise<{ rowUuid: string; backendUuid: string; moref: string }[]> {
-    const rows: { uuid: string; backend_uuid: string; moref: string }[] = await this.dataSource.query(
-      `SELECT "uuid", "backend_uuid", "moref" FROM "vsphere"."virtual_machines" WHERE "offering_uuid" = $1`,
-      [offeringUuid],
-    );
-    return rows.map((r) => ({ rowUuid: r.uuid, backendUuid: r.backend_uuid, moref: r.moref }));
-  }
-
   /** The offerings with recorded VMs. */
   async offeringsWithVms(): Promise<string[]> {
     const rows: { offering_uuid: string }[] = await this.dataSource.query(

@@ -13,14 +13,18 @@ import { UnitOfWork } from '../../repositories/unit-of-work';
 import { VM_PROVISIONER, type RemoteVm, type VmProvisioner } from '../../vcenter/ports/vm-provisioner.port';
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VmOperationRepository } from '../repositories/vm-operation.repository';
+import { VmPullStateRepository } from '../repositories/vm-pull-state.repository';
 import { VmViewRepository } from '../repositories/vm-view.repository';
+import { vmDrifted } from '../domain/vm-drift';
 import { VmOperationMetrics } from '../../metrics/vm-operation-metrics';
 import { VmRecordService } from './vm-record.service';
 
 /**
  * Drift: every VSPHERE_VM_PULL_INTERVAL_MS, each offering's managed VMs are read from vCenter in
- * one property-collector round trip and each changed one recorded as an operation's read-back
- * records it (VmChanged with `operation: null`); a VM gone from vCenter turns ERRED. One instance
+ * one property-collector round trip, compared in memory with what is recorded of them (read in a
+ * few queries for the whole offering), and each changed one recorded as an operation's read-back
+ * records it (VmChanged with `operation: null`); a VM gone from vCenter turns ERRED. A pull that
+ * finds nothing changed opens no transaction. One instance
  * pulls an offering at a time (an advisory lock). VMs with an operation queued or running are left
  * to it: its read-back records them.
  */
@@ -38,6 +42,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     private readonly locks: SyncLockRepository,
     private readonly vms: VmViewRepository,
     private readonly operations: VmOperationRepository,
+    private readonly recordedState: VmPullStateRepository,
     private readonly placement: PlacementRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly recorder: VmRecordService,
@@ -94,19 +99,25 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       this.stop.signal,
       AbortSignal.timeout(this.config.VSPHERE_CALL_TIMEOUT_MS),
     ]);
-    const remotes = await this.vcenter.readAll(await access.connection(), {
-      signal,
-      timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS,
-    });
+    // What is recorded is read while vCenter answers: a VM recorded in between only looks changed,
+    // and recording it finds nothing to write.
+    const [remotes, recorded, networks] = await Promise.all([
+      access
+        .connection()
+        .then((connection) =>
+          this.vcenter.readAll(connection, { signal, timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS }),
+        ),
+      this.recordedState.ofOffering(offeringUuid),
+      this.placement.networksByBackendId(offeringUuid),
+    ]);
     const byUuid = new Map<string, RemoteVm>(remotes.map((vm) => [vm.uuid, vm]));
-    const recorded = await this.vms.ofOffering(offeringUuid);
     const busy = await this.operations.busyVms(recorded.map((vm) => vm.rowUuid));
-    const networks = await this.placement.networksByBackendId(offeringUuid);
     this.metrics.pulledVms.inc(recorded.length);
     let changed = 0;
     for (const vm of recorded) {
       if (busy.has(vm.rowUuid)) continue;
       const remote = byUuid.get(vm.backendUuid);
+      if (!vmDrifted(vm, remote, networks)) continue;
       const appended = await this.unitOfWork.run((tx) =>
         remote === undefined
           ? this.recorder.recordGone(tx, vm.rowUuid, null)

@@ -3,11 +3,12 @@ import { VmChangedEvent, type VmOperationView } from '@app/contracts';
 import { EventOutbox } from '../../adapters/event-outbox';
 import type { Tx } from '../../repositories/unit-of-work';
 import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
+import { VM_GONE } from '../domain/vm-drift';
 import { VmDeviceRepository } from '../repositories/vm-device.repository';
 import { VmDeviceReconciler } from '../repositories/vm-device-reconciler';
 import { VmViewRepository, type VmRecord } from '../repositories/vm-view.repository';
 
-export const VM_GONE = 'The virtual machine no longer exists in vCenter.';
+export { VM_GONE };
 
 /** Where a failed operation's message goes: the VM, one of its devices, or nowhere (a refusal). */
 export type FailureTarget =
