@@ -13,7 +13,13 @@ export type GuestAction = (typeof GUEST_ACTIONS)[number];
 export const VM_ACTIONS = [...POWER_ACTIONS, ...GUEST_ACTIONS, 'pull'] as const;
 export type VmAction = (typeof VM_ACTIONS)[number];
 
-const vmParams = z.strictObject({ uuid: z.string().min(1).max(64) });
+/**
+ * A VM's id in our paths: vCenter's instance uuid (a moref for the rare VM without one), so letters,
+ * digits and dashes only; anything else (a NUL, a slash) is refused before it reaches a query.
+ */
+export const vmUuidField = () => z.string().regex(/^[0-9A-Za-z-]{1,64}$/, 'Not a valid virtual machine id.');
+
+const vmParams = z.strictObject({ uuid: vmUuidField() });
 
 const count = () => z.number({ error: messages.integer }).int(messages.integer).min(1, messages.minValue(1));
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { paginationQuery, uuidParams } from '../identity/operation';
-import { sizeMiB } from './virtual-machine.requests';
+import { sizeMiB, vmUuidField } from './virtual-machine.requests';
 import { vsphereOperation } from './vsphere-operation';
 
-const deviceQuery = z.object({ ...paginationQuery, vm_uuid: z.string().min(1).max(64).optional() });
+const deviceQuery = z.object({ ...paginationQuery, vm_uuid: vmUuidField().optional() });
 
 /** `vsphere.disk.list` (`/api/vmware-disks/?vm_uuid=`): the disks of the VMs the caller sees. */
 export const DISK_LIST = vsphereOperation('vsphere.disk.list', { query: deviceQuery });
