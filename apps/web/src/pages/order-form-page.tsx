@@ -123,6 +123,7 @@ function OrderForm({
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Errors>({});
   const [cost, setCost] = useState<string | null>(null);
+  const [accepted, setAccepted] = useState(false);
   const [checking, setChecking] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
@@ -167,6 +168,7 @@ function OrderForm({
           if (abort.signal.aborted) return;
           setErrors({});
           setCost(order.cost);
+          setAccepted(true);
           setChecking(false);
         },
         (refusal: unknown) => {
@@ -175,6 +177,7 @@ function OrderForm({
           if (refusal instanceof ApiError && refusal.status === 400) {
             setErrors(refusal.body as Errors);
             setCost(null);
+            setAccepted(false);
           } else setFailure(messageOf(refusal));
         },
       );
@@ -414,10 +417,13 @@ function OrderForm({
         )}
         <div className="summary" aria-live="polite">
           <p>
-            Monthly estimate: <strong data-testid="estimate">{cost ?? '—'}</strong>
-            {checking && <span className="checking"> checking…</span>}
+            Monthly estimate:{' '}
+            <strong data-testid="estimate">{cost ?? monthlyEstimate(offering, values) ?? '—'}</strong>
           </p>
-          {(submitted ? others : []).map((message) => (
+          <p data-testid="dry-run">
+            {checking ? 'Checking…' : accepted ? 'The server accepts this order.' : ''}
+          </p>
+          {others.map((message) => (
             <p key={message} className="error">
               {message}
             </p>
@@ -430,6 +436,20 @@ function OrderForm({
       </form>
     </section>
   );
+}
+
+/** The plan's prices times the limits asked (in each component's billing unit), a month. */
+function monthlyEstimate(offering: Offering, values: Values): string | undefined {
+  const plan = offering.plans.find((p) => p.uuid === values.plan);
+  if (!plan || offering.components.length === 0) return undefined;
+  const asked: Record<string, string> = { cpu: values.cpu, ram: values.ram, disk: values.disk };
+  let total = 0;
+  for (const component of offering.components) {
+    const amount = Number(asked[component.type] ?? 0);
+    if (!Number.isFinite(amount)) return undefined;
+    total += (Number(plan.prices[component.type] ?? 0) * amount) / (component.factor || 1);
+  }
+  return total.toFixed(2);
 }
 
 function NumberField(props: {

@@ -1,0 +1,176 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Json } from '../support/api-session';
+import { VsphereMarketplace } from '../support/vsphere-marketplace';
+
+jest.setTimeout(300_000);
+
+type Named = Json & { uuid: string; name: string };
+
+/** Debian's Chromium (`apt-get install chromium`, as .ci/run does): playwright's own download is unreachable. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(__dirname, '..', '..', 'test-output', 'web');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core run in the page: the violations of serious or critical impact, as `id: target` lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugger protocol: the page's CSP (no inline script) stays as served.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The web portal in a real browser (Debian's Chromium driven by playwright-core) against the whole
+ * system on vcsim, served by the gateway: a member signs in with a password, orders a VM through the
+ * form (a disallowed network is flagged by the dry run next to its field before submitting), sees
+ * the order reach done live over the one SSE stream with no reload and no polling request, stops the
+ * VM and sees POWERED_OFF arrive, and terminates it. Every page passes axe-core without serious or
+ * critical violations; each step leaves a screenshot in test-output/web/.
+ */
+describe('the web portal in Chromium, end to end', () => {
+  let market: VsphereMarketplace;
+  let browser: Browser;
+  let page: Page;
+  let dvpg: Named;
+  let vmNetwork: Named;
+  let folder: Named;
+  const password = `pw-${randomBytes(12).toString('hex')}`;
+  const requests: Request[] = [];
+  let orderUuid = '';
+
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    market = await VsphereMarketplace.start('webportal');
+    const networks = await market.inventory('vmware-networks');
+    dvpg = networks.find((n) => n.name === 'DC0_DVPG0') as Named;
+    vmNetwork = networks.find((n) => n.name === 'VM Network') as Named;
+    folder = (await market.inventory('vmware-folders'))[0];
+    await market.assign('networks', dvpg.uuid);
+    await market.assign('networks', vmNetwork.uuid);
+    await market.assign('folders', folder.uuid);
+    await market.api.ok('staff', 'POST', `/api/users/${market.api.users.member}/change_password/`, {
+      new_password: password,
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('request', (request) => requests.push(request));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await market?.stop();
+  });
+
+  const apiRequests = (from = 0) =>
+    requests.slice(from).filter((r) => new URL(r.url()).pathname.startsWith('/api'));
+  const describeRequest = (r: Request) =>
+    `${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`;
+
+  it('signs in with a username and password and shows the catalogue', async () => {
+    await page.goto(`${market.api.base}/`);
+    await page.getByLabel('Username').fill('member');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Offerings' }).waitFor();
+    await page.getByText(market.offering.name).first().waitFor();
+    await page.getByText('Live', { exact: true }).waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toContain('vmm.token');
+    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    await shot('01-catalogue');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('flags a network the organisation may not use next to its field before submitting', async () => {
+    await page.getByRole('link', { name: `Order ${market.offering.name}` }).click();
+    await page.getByRole('heading', { name: `Order ${market.offering.name}` }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('web-vm-1');
+    await page.getByLabel('Folder').selectOption(folder.uuid);
+    await page.getByLabel('DC0_DVPG0').check();
+    // The dry run accepts it: an estimate appears.
+    await page.getByTestId('dry-run').getByText('The server accepts this order.').waitFor();
+    // Staff take DC0_DVPG0 back while the form is open; the next dry run says so at the field.
+    await market.api.ok('staff', 'POST', '/api/vmware-customer-networks/remove/', {
+      customer: market.customer.uuid,
+      network: dvpg.uuid,
+    });
+    await page.getByLabel('Description').fill('ordered in the browser');
+    const networkError = page.locator('[data-field-error="networks"]');
+    await networkError.getByText('This network is not available for this customer.').waitFor();
+    await shot('02-order-form-network-refused');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('DC0_DVPG0').uncheck();
+    await page.getByLabel('VM Network').check();
+    await networkError.waitFor({ state: 'detached' });
+    await page.getByTestId('dry-run').getByText('The server accepts this order.').waitFor();
+    expect(await page.locator('[data-field-error]').count()).toBe(0);
+  });
+
+  it('submits, and the order reaches done live: no reload, no polling, one event stream', async () => {
+    await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
+    const from = requests.length;
+    await page.getByRole('button', { name: 'Order', exact: true }).click();
+    await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/);
+    orderUuid = page.url().split('/').pop() as string;
+    await page.getByTestId('order-state').getByText('done', { exact: true }).waitFor({ timeout: 180_000 });
+    await shot('03-order-done');
+    expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+    // After the submit: the POST and the order page's one GET; the changes came over the stream.
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      'POST /api/marketplace-orders/',
+      `GET /api/marketplace-orders/${orderUuid}/`,
+    ]);
+    expect(requests.filter((r) => new URL(r.url()).pathname === '/api/events')).toHaveLength(1);
+    expect(requests.filter((r) => r.isNavigationRequest())).toHaveLength(1);
+    expect(await page.locator('.timeline li').allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining('executing'), expect.stringContaining('done')]),
+    );
+    const order = await market.api.ok<Json>('member', 'GET', `/api/marketplace-orders/${orderUuid}/`);
+    expect(order.state).toBe('done');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('stops the VM from its page and sees POWERED_OFF arrive', async () => {
+    await page.getByRole('link', { name: 'Open the virtual machine' }).click();
+    await page.getByTestId('runtime-state').getByText('POWERED_ON').waitFor();
+    await shot('04-vm-powered-on');
+    expect(await seriousViolations(page)).toEqual([]);
+    const from = requests.length;
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByTestId('runtime-state').getByText('POWERED_OFF').waitFor({ timeout: 60_000 });
+    await shot('05-vm-powered-off');
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      expect.stringMatching(/^POST \/api\/vmware-virtual-machine\/[^/]+\/stop\/$/),
+    ]);
+  });
+
+  it('terminates the VM and sees its resource Terminated', async () => {
+    await page.getByRole('button', { name: 'Terminate', exact: true }).click();
+    await page.getByRole('button', { name: /^Yes, terminate/ }).click();
+    await page.getByText('Terminated', { exact: true }).waitFor({ timeout: 120_000 });
+    await shot('06-vm-terminated');
+    expect(requests.filter((r) => new URL(r.url()).pathname === '/api/events')).toHaveLength(1);
+  });
+
+  it('signs out: the token leaves the tab', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+  });
+});
