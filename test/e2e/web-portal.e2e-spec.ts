@@ -101,6 +101,8 @@ describe('the web portal in Chromium, end to end', () => {
     await page.getByRole('link', { name: `Order ${market.offering.name}` }).click();
     await page.getByRole('heading', { name: `Order ${market.offering.name}` }).waitFor();
     await page.getByLabel('Name', { exact: true }).fill('web-vm-1');
+    await page.getByLabel('vCPU').fill('2');
+    await page.getByLabel('RAM (MiB)').fill('2048');
     await page.getByLabel('Folder').selectOption(folder.uuid);
     await page.getByLabel('DC0_DVPG0').check();
     // The dry run accepts it: an estimate appears.
