@@ -24,9 +24,9 @@ interface AxeViolation {
 /** axe-core run in the page: the violations of serious or critical impact, as `id: target` lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the debugger protocol: the page's CSP (no inline script) stays as served.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe;
     return (await axe.run()).violations;
   });
   return (violations as AxeViolation[])
@@ -52,6 +52,8 @@ describe('the web portal in Chromium, end to end', () => {
   const password = `pw-${randomBytes(12).toString('hex')}`;
   const requests: Request[] = [];
   let orderUuid = '';
+  let vmUuid = '';
+  const outsiderPassword = `pw-${randomBytes(12).toString('hex')}`;
 
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
@@ -67,6 +69,20 @@ describe('the web portal in Chromium, end to end', () => {
     await market.assign('folders', folder.uuid);
     await market.api.ok('staff', 'POST', `/api/users/${market.api.users.member}/change_password/`, {
       new_password: password,
+    });
+    // Another organisation, with a project of its own and an owner who signs in too.
+    const other = await market.api.ok<Named>('staff', 'POST', '/api/customers/', { name: 'Other org' });
+    await market.api.ok('staff', 'POST', '/api/projects/', {
+      name: 'Other project',
+      customer: other.uuid,
+    });
+    await market.api.user('outsider', 'staff');
+    await market.api.ok('staff', 'POST', `/api/customers/${other.uuid}/add_user/`, {
+      user: market.api.users.outsider,
+      role: 'CUSTOMER.OWNER',
+    });
+    await market.api.ok('staff', 'POST', `/api/users/${market.api.users.outsider}/change_password/`, {
+      new_password: outsiderPassword,
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -125,14 +141,16 @@ describe('the web portal in Chromium, end to end', () => {
   });
 
   it('submits, and the order reaches done live: no reload, no polling, one event stream', async () => {
-    await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
+    await page.evaluate(() => ((globalThis as unknown as { loadedOnce: boolean }).loadedOnce = true));
     const from = requests.length;
     await page.getByRole('button', { name: 'Order', exact: true }).click();
     await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/);
     orderUuid = page.url().split('/').pop() as string;
     await page.getByTestId('order-state').getByText('done', { exact: true }).waitFor({ timeout: 180_000 });
     await shot('03-order-done');
-    expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(
+      true,
+    );
     // After the submit: the POST and the order page's one GET; the changes came over the stream.
     expect(apiRequests(from).map(describeRequest)).toEqual([
       'POST /api/marketplace-orders/',
@@ -151,6 +169,7 @@ describe('the web portal in Chromium, end to end', () => {
   it('stops the VM from its page and sees POWERED_OFF arrive', async () => {
     await page.getByRole('link', { name: 'Open the virtual machine' }).click();
     await page.getByTestId('runtime-state').getByText('POWERED_ON').waitFor();
+    vmUuid = page.url().split('/').pop() as string;
     await shot('04-vm-powered-on');
     expect(await seriousViolations(page)).toEqual([]);
     const from = requests.length;
@@ -160,6 +179,32 @@ describe('the web portal in Chromium, end to end', () => {
     expect(apiRequests(from).map(describeRequest)).toEqual([
       expect.stringMatching(/^POST \/api\/vmware-virtual-machine\/[^/]+\/stop\/$/),
     ]);
+  });
+
+  it("shows another organisation's user none of it", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const outsider = await context.newPage();
+    try {
+      await outsider.goto(`${market.api.base}/orders`);
+      await outsider.getByLabel('Username').fill('outsider');
+      await outsider.getByLabel('Password').fill(outsiderPassword);
+      await outsider.getByRole('button', { name: 'Sign in' }).click();
+      await outsider.getByText('No orders in this project yet.').waitFor();
+      await outsider.screenshot({ path: join(SHOTS, '05b-outsider-phone.png'), fullPage: true });
+      expect(await seriousViolations(outsider)).toEqual([]);
+      await outsider.getByRole('link', { name: 'Virtual machines' }).click();
+      await outsider.getByText('No virtual machines in this project.').waitFor();
+      for (const path of [`/orders/${orderUuid}`, `/vms/${vmUuid}`]) {
+        await outsider.goto(`${market.api.base}${path}`);
+        await outsider
+          .getByRole('alert')
+          .getByText(/not found/i)
+          .waitFor();
+      }
+      expect(await outsider.locator('body').innerText()).not.toContain('web-vm-1');
+    } finally {
+      await context.close();
+    }
   });
 
   it('terminates the VM and sees its resource Terminated', async () => {

@@ -38,6 +38,12 @@ interface Values {
 
 type Errors = Record<string, string[]>;
 
+const VERDICTS = {
+  none: '',
+  accepted: 'The server accepts this order.',
+  refused: 'The server would refuse this order as it stands.',
+} as const;
+
 /** The fields this form shows; a message for any other key of a 400 is listed above the buttons. */
 const FORM_FIELDS = new Set([
   'name',
@@ -123,7 +129,7 @@ function OrderForm({
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Errors>({});
   const [cost, setCost] = useState<string | null>(null);
-  const [accepted, setAccepted] = useState(false);
+  const [verdict, setVerdict] = useState<'none' | 'accepted' | 'refused'>('none');
   const [checking, setChecking] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
@@ -168,7 +174,7 @@ function OrderForm({
           if (abort.signal.aborted) return;
           setErrors({});
           setCost(order.cost);
-          setAccepted(true);
+          setVerdict('accepted');
           setChecking(false);
         },
         (refusal: unknown) => {
@@ -177,7 +183,7 @@ function OrderForm({
           if (refusal instanceof ApiError && refusal.status === 400) {
             setErrors(refusal.body as Errors);
             setCost(null);
-            setAccepted(false);
+            setVerdict('refused');
           } else setFailure(messageOf(refusal));
         },
       );
@@ -420,9 +426,7 @@ function OrderForm({
             Monthly estimate:{' '}
             <strong data-testid="estimate">{cost ?? monthlyEstimate(offering, values) ?? '—'}</strong>
           </p>
-          <p data-testid="dry-run">
-            {checking ? 'Checking…' : accepted ? 'The server accepts this order.' : ''}
-          </p>
+          <p data-testid="dry-run">{checking ? 'Checking…' : VERDICTS[verdict]}</p>
           {others.map((message) => (
             <p key={message} className="error">
               {message}

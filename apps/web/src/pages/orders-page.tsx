@@ -4,20 +4,21 @@ import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
 
+const newestFirst = (a: Order, b: Order) => b.created.localeCompare(a.created);
+
 /** The project's orders, newest first, each change applied as its OrderStateChanged arrives. */
 export function OrdersPage() {
   const { api, project } = useSession();
   const projectUuid = project?.uuid ?? '';
   const orders = useLoad(`orders-${projectUuid}`, (signal) =>
-    api.get<Order[]>(`/api/marketplace-orders/?project_uuid=${projectUuid}&page_size=100&o=-created`, signal),
+    projectUuid
+      ? api.get<Order[]>(`/api/marketplace-orders/?project_uuid=${projectUuid}&page_size=100`, signal)
+      : Promise.resolve([]),
   );
   useFeed(['OrderStateChanged'], (event) => {
     const changed = event.data as Order;
     if (changed.project_uuid !== projectUuid) return;
-    orders.setData((current = []) => {
-      const rest = current.filter((order) => order.uuid !== changed.uuid);
-      return [changed, ...rest].sort((a, b) => b.created.localeCompare(a.created));
-    });
+    orders.setData((current = []) => [changed, ...current.filter((order) => order.uuid !== changed.uuid)]);
   });
   return (
     <section aria-labelledby="orders-title">
@@ -38,7 +39,7 @@ export function OrdersPage() {
               </tr>
             </thead>
             <tbody>
-              {orders.data.map((order) => (
+              {[...orders.data].sort(newestFirst).map((order) => (
                 <tr key={order.uuid}>
                   <td>
                     <Link href={`/orders/${order.uuid}`}>

@@ -9,7 +9,9 @@ export function VmsPage() {
   const { api, project } = useSession();
   const projectUuid = project?.uuid ?? '';
   const vms = useLoad(`vms-${projectUuid}`, (signal) =>
-    api.get<Vm[]>(`/api/vmware-virtual-machine/?project_uuid=${projectUuid}&page_size=100`, signal),
+    projectUuid
+      ? api.get<Vm[]>(`/api/vmware-virtual-machine/?project_uuid=${projectUuid}&page_size=100`, signal)
+      : Promise.resolve([]),
   );
   useFeed(['VmChanged'], (event) => {
     const changed = event.data as Vm;
