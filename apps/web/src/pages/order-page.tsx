@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { TERMINAL_STATES, type Order } from '../api/types';
 import { Failure, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
@@ -17,8 +17,11 @@ interface Step {
 export function OrderPage({ uuid }: { uuid: string }) {
   const { api } = useSession();
   const [steps, setSteps] = useState<Step[]>([]);
+  // An event may overtake the page's GET: the newer of the two is the order.
+  const streamed = useRef<Order | undefined>(undefined);
   const order = useLoad(`order-${uuid}`, async (signal) => {
-    const found = await api.get<Order>(`/api/marketplace-orders/${uuid}/`, signal);
+    const read = await api.get<Order>(`/api/marketplace-orders/${uuid}/`, signal);
+    const found = streamed.current && streamed.current.modified > read.modified ? streamed.current : read;
     setSteps([
       { state: 'created', at: found.created },
       ...(found.state === 'executing' || TERMINAL_STATES.includes(found.state)
@@ -30,6 +33,7 @@ export function OrderPage({ uuid }: { uuid: string }) {
   useFeed(['OrderStateChanged'], (event) => {
     const changed = event.data as Order;
     if (changed.uuid !== uuid) return;
+    streamed.current = changed;
     order.setData(() => changed);
     setSteps((current) =>
       current.some((step) => step.state === changed.state)
