@@ -1,3 +1,4 @@
+export { match } from './route-match';
 import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
 /** The History API as the portal's router: a path, a way to change it, links that use it. */
@@ -15,19 +16,6 @@ export function usePath(): string {
     return () => window.removeEventListener('popstate', update);
   }, []);
   return path;
-}
-
-/** `/orders/:uuid` against a path: the named parts, or undefined when it does not match. */
-export function match(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split('/').filter(Boolean);
-  const have = path.split('/').filter(Boolean);
-  if (want.length !== have.length) return undefined;
-  const params: Record<string, string> = {};
-  for (const [i, part] of want.entries()) {
-    if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(have[i]);
-    else if (part !== have[i]) return undefined;
-  }
-  return params;
 }
 
 /** An ordinary link that moves within the app without a page load (a modified click still opens a tab). */

@@ -5,6 +5,7 @@ import { describedBy, Field } from '../components/field';
 import { Failure } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { navigate } from '../router';
+import { monthlyEstimate } from './monthly-estimate';
 import { useSession } from '../session';
 
 const VMWARE = 'VMware.VirtualMachine';
@@ -424,7 +425,15 @@ function OrderForm({
         <div className="summary" aria-live="polite">
           <p>
             Monthly estimate:{' '}
-            <strong data-testid="estimate">{cost ?? monthlyEstimate(offering, values) ?? '—'}</strong>
+            <strong data-testid="estimate">
+              {cost ??
+                monthlyEstimate(offering, values.plan, {
+                  cpu: values.cpu,
+                  ram: values.ram,
+                  disk: values.disk,
+                }) ??
+                '—'}
+            </strong>
           </p>
           <p data-testid="dry-run">{checking ? 'Checking…' : VERDICTS[verdict]}</p>
           {others.map((message) => (
@@ -440,20 +449,6 @@ function OrderForm({
       </form>
     </section>
   );
-}
-
-/** The plan's prices times the limits asked (in each component's billing unit), a month. */
-function monthlyEstimate(offering: Offering, values: Values): string | undefined {
-  const plan = offering.plans.find((p) => p.uuid === values.plan);
-  if (!plan || offering.components.length === 0) return undefined;
-  const asked: Record<string, string> = { cpu: values.cpu, ram: values.ram, disk: values.disk };
-  let total = 0;
-  for (const component of offering.components) {
-    const amount = Number(asked[component.type] ?? 0);
-    if (!Number.isFinite(amount)) return undefined;
-    total += (Number(plan.prices[component.type] ?? 0) * amount) / (component.factor || 1);
-  }
-  return total.toFixed(2);
 }
 
 function NumberField(props: {
