@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
@@ -58,6 +58,10 @@ describe('the web portal in Chromium, end to end', () => {
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `No Chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`,
+      );
     mkdirSync(SHOTS, { recursive: true });
     market = await VsphereMarketplace.start('webportal');
     const networks = await market.inventory('vmware-networks');
