@@ -211,12 +211,35 @@ describe('the web portal in Chromium, end to end', () => {
     }
   });
 
+  it('shows the stream reconnecting while the gateway restarts, then resumes it from its last event', async () => {
+    const restarted = market.restart('gateway');
+    await page.getByText('Reconnecting…', { exact: true }).waitFor({ timeout: 20_000 });
+    await shot('05c-reconnecting');
+    await restarted;
+    await page.getByText('Live', { exact: true }).waitFor({ timeout: 30_000 });
+    const streams = requests.filter((r) => new URL(r.url()).pathname === '/api/events');
+    const resumed = streams[streams.length - 1];
+    expect(Number(resumed.headers()['last-event-id'])).toBeGreaterThan(0);
+  });
+
   it('terminates the VM and sees its resource Terminated', async () => {
+    const from = requests.length;
+    const vm = await market.api.ok<Json>('member', 'GET', `/api/vmware-virtual-machine/${vmUuid}/`);
+    const resourceUuid = vm.marketplace_resource_uuid as string;
     await page.getByRole('button', { name: 'Terminate', exact: true }).click();
     await page.getByRole('button', { name: /^Yes, terminate/ }).click();
     await page.getByText('Terminated', { exact: true }).waitFor({ timeout: 120_000 });
     await shot('06-vm-terminated');
-    expect(requests.filter((r) => new URL(r.url()).pathname === '/api/events')).toHaveLength(1);
+    const resource = await market.api.ok<Json>(
+      'member',
+      'GET',
+      `/api/marketplace-resources/${resourceUuid}/`,
+    );
+    expect(resource.state).toBe('Terminated');
+    // The events came over the resumed stream: no request but the terminate and the stream's.
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      `POST /api/marketplace-resources/${resourceUuid}/terminate/`,
+    ]);
   });
 
   it('signs out: the token leaves the tab', async () => {
