@@ -185,6 +185,19 @@ describe('the web portal in Chromium, end to end', () => {
     ]);
   });
 
+  it('resizes the powered-off VM and sees the new RAM arrive', async () => {
+    const from = requests.length;
+    await page.getByLabel('RAM (MiB)').fill('4096');
+    await page.getByRole('button', { name: 'Resize', exact: true }).click();
+    await page.locator('.details dd').getByText('4096 MiB', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      expect.stringMatching(/^PATCH \/api\/vmware-virtual-machine\/[^/]+\/$/),
+    ]);
+    const vm = await market.api.ok<Json>('member', 'GET', `/api/vmware-virtual-machine/${vmUuid}/`);
+    expect(vm.ram).toBe(4096);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it("shows another organisation's user none of it", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const outsider = await context.newPage();

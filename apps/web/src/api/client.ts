@@ -36,6 +36,10 @@ export class ApiClient {
     return this.call<T>('POST', path, body, signal);
   }
 
+  patch<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    return this.call<T>('PATCH', path, body, signal);
+  }
+
   private async call<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     const response = await fetch(path, {
       method,

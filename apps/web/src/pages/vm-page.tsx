@@ -5,6 +5,7 @@ import { Failure, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
+import { VmResize } from './vm-resize';
 
 const POWER_ACTIONS = [
   { action: 'start', label: 'Start', when: ['POWERED_OFF', 'SUSPENDED'] },
@@ -27,6 +28,7 @@ export function VmPage({ uuid }: { uuid: string }) {
   const [terminateOrder, setTerminateOrder] = useState<string | undefined>();
   const [resourceState, setResourceState] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
+  const [consoleUrl, setConsoleUrl] = useState<string | undefined>();
 
   useFeed(['VmChanged'], (event) => {
     const changed = event.data as Vm;
@@ -39,6 +41,16 @@ export function VmPage({ uuid }: { uuid: string }) {
     const resource = event.data as { uuid: string; state: string };
     if (resource.uuid === vm.data?.marketplace_resource_uuid) setResourceState(resource.state);
   });
+
+  const openConsole = async () => {
+    setFailure(undefined);
+    try {
+      const answer = await api.get<{ url: string }>(`/api/vmware-virtual-machine/${uuid}/console/`);
+      setConsoleUrl(answer.url);
+    } catch (refusal) {
+      setFailure(messageOf(refusal));
+    }
+  };
 
   const act = async (action: string) => {
     setFailure(undefined);
@@ -118,6 +130,21 @@ export function VmPage({ uuid }: { uuid: string }) {
         <dt>VMware Tools</dt>
         <dd>{current.tools_state}</dd>
       </dl>
+      <h2>Console</h2>
+      {consoleUrl ? (
+        <p>
+          <a href={consoleUrl}>Open in VMware Remote Console</a> (a one-time ticket)
+        </p>
+      ) : (
+        <button type="button" className="secondary" onClick={() => void openConsole()}>
+          Get a console link
+        </button>
+      )}
+      <VmResize
+        key={`${current.cores}-${current.cores_per_socket}-${current.ram}`}
+        vm={current}
+        onOperation={setOperation}
+      />
       <h2>Disks</h2>
       <ul>
         {current.disks.map((disk) => (
