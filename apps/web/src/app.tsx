@@ -9,7 +9,7 @@ import { OrdersPage } from './pages/orders-page';
 import { SignInPage } from './pages/sign-in-page';
 import { VmPage } from './pages/vm-page';
 import { VmsPage } from './pages/vms-page';
-import { match, usePath } from './router';
+import { match, usePath, WEB_PATHS } from './router';
 import { SessionProvider, tokenStore } from './session';
 
 interface Signed {
@@ -64,10 +64,10 @@ export function App() {
 function Routes() {
   const path = usePath();
   let params: Record<string, string> | undefined;
-  if ((params = match('/order/:offering', path))) return <OrderFormPage offeringUuid={params.offering} />;
-  if ((params = match('/orders/:uuid', path))) return <OrderPage uuid={params.uuid} />;
-  if (match('/orders', path)) return <OrdersPage />;
-  if ((params = match('/vms/:uuid', path))) return <VmPage uuid={params.uuid} />;
-  if (match('/vms', path)) return <VmsPage />;
+  if ((params = match(WEB_PATHS.orderForm, path))) return <OrderFormPage offeringUuid={params.offering} />;
+  if ((params = match(WEB_PATHS.order, path))) return <OrderPage uuid={params.uuid} />;
+  if (match(WEB_PATHS.orders, path)) return <OrdersPage />;
+  if ((params = match(WEB_PATHS.vm, path))) return <VmPage uuid={params.uuid} />;
+  if (match(WEB_PATHS.vms, path)) return <VmsPage />;
   return <CataloguePage />;
 }

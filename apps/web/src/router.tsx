@@ -1,4 +1,4 @@
-export { match } from './route-match';
+export { match, WEB_PATHS } from '../../../libs/contracts/src/http/web-paths';
 import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
 /** The History API as the portal's router: a path, a way to change it, links that use it. */

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { isWebPath } from '@app/contracts';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { API_ROUTES, NEST_ROUTES } from './api-routes';
@@ -62,7 +63,7 @@ export class RestRouter implements OnModuleInit {
       app[route.method](expressPath(route.path), handle);
     }
     // After every route (Nest's /health came before; its own 404 handler comes after these).
-    app.use(webAppMiddleware(resolve(this.config.WEB_DIR)));
+    app.use(webAppMiddleware(resolve(this.config.WEB_DIR), isWebPath));
     app.use(methodFallback(this.routes));
     app.use(notFound);
     app.use(errorHandler((error) => this.logger.error(describe(error))));

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpRequest } from './http-types';
+import { isWebPath } from '@app/contracts';
 import { WEB_CSP, webAppMiddleware } from './web-app';
 
 const INDEX =
@@ -12,7 +13,7 @@ const SCRIPT = 'console.log("portal");';
 
 /** The middleware on a plain HTTP server, with a JSON 404 after it as the gateway has. */
 function serve(root: string): Promise<{ server: Server; base: string }> {
-  const middleware = webAppMiddleware(root);
+  const middleware = webAppMiddleware(root, isWebPath);
   const server = createServer((request, response) => {
     middleware(request as HttpRequest, response, () => {
       response.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -56,7 +57,7 @@ describe('the web portal served by the gateway', () => {
     expect(await answer.text()).toBe(INDEX);
   });
 
-  it('answers a client route (a path without an extension) with index.html', async () => {
+  it("answers each of the portal's pages with index.html", async () => {
     const answer = await fetch(`${base}/orders/6f1c2b9e-6a43-4a55-9f0e-0c1f1b6f2d11`);
     expect(answer.status).toBe(200);
     expect(await answer.text()).toBe(INDEX);
@@ -87,8 +88,8 @@ describe('the web portal served by the gateway', () => {
     expect(await answer.text()).toBe('');
   });
 
-  it('leaves a missing asset to the 404 rather than answering it with the page', async () => {
-    for (const path of ['/assets/index-gone.js', '/robots.txt']) {
+  it('leaves a missing asset and a path that is no page to the 404', async () => {
+    for (const path of ['/assets/index-gone.js', '/robots.txt', '/no/such/path', '/orders/x/events']) {
       const answer = await fetch(`${base}${path}`);
       expect([path, answer.status]).toEqual([path, 404]);
     }

@@ -43,11 +43,11 @@ const HASHED_PREFIX = '/assets/';
 
 /**
  * Serves the single-page portal built into `root` (`dist/web`): its files as they are, hashed assets
- * cached for a year, and `index.html` (never cached, so a new build is seen at once) for every other
- * GET that is not the API's, so a client route such as `/orders/<uuid>` loads the app. With no build
- * in `root` every such request goes on to the 404.
+ * cached for a year, and `index.html` (never cached, so a new build is seen at once) for each of the
+ * portal's pages (`isPage`), so a reload of `/orders/<uuid>` loads the app. Any other path goes on to
+ * the 404, as does everything when `root` holds no build.
  */
-export function webAppMiddleware(root: string) {
+export function webAppMiddleware(root: string, isPage: (path: string) => boolean) {
   const index = join(root, 'index.html');
   return (request: HttpRequest, response: HttpResponse, next: Next): void => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return next();
@@ -61,7 +61,7 @@ export function webAppMiddleware(root: string) {
       const size = await fileSize(file);
       if (size !== undefined) return sendFile(request, response, file, size, hashed);
       // A missing asset is a 404, not the page: a script tag must not get HTML.
-      if (hashed || extname(path) !== '') return next();
+      if (hashed || !isPage(path)) return next();
       sendFile(request, response, index, (await fileSize(index)) ?? 0, false);
     })().catch(next);
   };

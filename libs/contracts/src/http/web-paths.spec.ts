@@ -1,4 +1,4 @@
-import { match } from './route-match';
+import { isWebPath, match } from './web-paths';
 
 describe('the portal router matching a path against a pattern', () => {
   it('answers the named parts of a matching path, decoded', () => {
@@ -12,5 +12,17 @@ describe('the portal router matching a path against a pattern', () => {
     expect(match('/orders/:uuid', '/orders')).toBeUndefined();
     expect(match('/orders', '/orders/1')).toBeUndefined();
     expect(match('/orders/:uuid', '/orders/%E0%A4%A')).toBeUndefined();
+  });
+});
+
+describe("the portal's pages as the gateway recognises them", () => {
+  it('knows each page, with or without a trailing slash', () => {
+    for (const path of ['/', '/orders', '/orders/', '/orders/abc', '/order/abc', '/vms', '/vms/abc/'])
+      expect([path, isWebPath(path)]).toEqual([path, true]);
+  });
+
+  it('knows no other path', () => {
+    for (const path of ['/no/such/path', '/orders/abc/events', '/order', '/vm/abc', '/favicon.ico'])
+      expect([path, isWebPath(path)]).toEqual([path, false]);
   });
 });
