@@ -255,6 +255,12 @@ describe('the web portal in Chromium, end to end', () => {
     ]);
   });
 
+  it("lists the resource Terminated among the project's resources", async () => {
+    await page.getByRole('link', { name: 'Resources' }).click();
+    await page.locator('[data-resource="web-vm-1"]').getByText('Terminated', { exact: true }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('signs out: the token leaves the tab', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();

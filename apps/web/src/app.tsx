@@ -6,6 +6,7 @@ import { CataloguePage } from './pages/catalogue-page';
 import { OrderFormPage } from './pages/order-form-page';
 import { OrderPage } from './pages/order-page';
 import { OrdersPage } from './pages/orders-page';
+import { ResourcesPage } from './pages/resources-page';
 import { SignInPage } from './pages/sign-in-page';
 import { VmPage } from './pages/vm-page';
 import { VmsPage } from './pages/vms-page';
@@ -67,6 +68,7 @@ function Routes() {
   if ((params = match(WEB_PATHS.orderForm, path))) return <OrderFormPage offeringUuid={params.offering} />;
   if ((params = match(WEB_PATHS.order, path))) return <OrderPage uuid={params.uuid} />;
   if (match(WEB_PATHS.orders, path)) return <OrdersPage />;
+  if (match(WEB_PATHS.resources, path)) return <ResourcesPage />;
   if ((params = match(WEB_PATHS.vm, path))) return <VmPage uuid={params.uuid} />;
   if (match(WEB_PATHS.vms, path)) return <VmsPage />;
   return <CataloguePage />;

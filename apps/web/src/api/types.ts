@@ -131,3 +131,17 @@ export interface Vm {
   /** VmChanged only: the operation whose progress made the change. */
   operation?: VmOperation | null;
 }
+
+export interface Resource {
+  uuid: string;
+  name: string;
+  state: string;
+  offering_name: string;
+  offering_type: string;
+  project_uuid: string;
+  /** The backend object (the VM's uuid in vCenter), once made. */
+  resource_uuid: string | null;
+  cost: string | null;
+  error_message: string;
+  created: string;
+}

@@ -6,6 +6,7 @@ import { StreamIndicator } from './stream-indicator';
 const NAV = [
   { href: '/', label: 'Catalogue' },
   { href: '/orders', label: 'Orders' },
+  { href: '/resources', label: 'Resources' },
   { href: '/vms', label: 'Virtual machines' },
 ];
 

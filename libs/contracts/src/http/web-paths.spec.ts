@@ -17,7 +17,16 @@ describe('the portal router matching a path against a pattern', () => {
 
 describe("the portal's pages as the gateway recognises them", () => {
   it('knows each page, with or without a trailing slash', () => {
-    for (const path of ['/', '/orders', '/orders/', '/orders/abc', '/order/abc', '/vms', '/vms/abc/'])
+    for (const path of [
+      '/',
+      '/orders',
+      '/orders/',
+      '/orders/abc',
+      '/order/abc',
+      '/resources',
+      '/vms',
+      '/vms/abc/',
+    ])
       expect([path, isWebPath(path)]).toEqual([path, true]);
   });
 

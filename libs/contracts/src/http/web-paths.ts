@@ -9,6 +9,7 @@ export const WEB_PATHS = {
   orderForm: '/order/:offering',
   orders: '/orders',
   order: '/orders/:uuid',
+  resources: '/resources',
   vms: '/vms',
   vm: '/vms/:uuid',
 } as const;
