@@ -69,7 +69,7 @@ if [ ! -x "$NODE" ]; then
 fi
 
 stamp=dist/.build-stamp
-if [ ! -f "$stamp" ] || [ -n "$(find apps libs -name '*.ts' -newer "$stamp" -print -quit)" ]; then
+if [ ! -f "$stamp" ] || [ -n "$(find apps libs \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.html' \) -newer "$stamp" -print -quit)" ]; then
   say "building the apps"
   npm run -s build
   touch "$stamp"
@@ -218,7 +218,7 @@ healthy=
 for _ in $(seq 1 100); do
   if "$NODE" -e "fetch('$GATEWAY_URL/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"; then
     healthy=1
-    say "up: gateway $GATEWAY_URL (health: $GATEWAY_URL/health); Ctrl-C stops everything"
+    say "up: gateway $GATEWAY_URL (web portal: $GATEWAY_URL/, health: $GATEWAY_URL/health); Ctrl-C stops everything"
     break
   fi
   sleep 0.3

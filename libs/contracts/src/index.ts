@@ -28,3 +28,4 @@ export * from './orders/order-state-changed.event';
 export * from './orders/resource-state-changed.event';
 export * from './orders/access-changed.event';
 export * from './http/api-paths';
+export * from './http/web-paths';

@@ -1,5 +1,9 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { appConfigSchema, env, loadConfig } from '@app/platform';
+
+/** `dist/web`, seen from this file's build (`dist/apps/gateway/apps/gateway/src/config`). */
+const DEFAULT_WEB_DIR = join(__dirname, '..', '..', '..', '..', '..', '..', 'web');
 
 const schema = appConfigSchema({
   GATEWAY_HOST: z
@@ -27,6 +31,8 @@ const schema = appConfigSchema({
     .default(1_048_576),
   /** Every SSE subscriber's token and access are checked again this often (AccessChanged acts at once). */
   SSE_RECHECK_MS: env.milliseconds(60_000),
+  /** The web portal's build (`npm run build` writes `dist/web`), served at `/`. */
+  WEB_DIR: z.string().min(1).default(DEFAULT_WEB_DIR),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

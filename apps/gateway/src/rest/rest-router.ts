@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { isWebPath } from '@app/contracts';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { API_ROUTES, NEST_ROUTES } from './api-routes';
@@ -10,6 +12,7 @@ import { errorHandler, methodFallback, notFound } from './fallback-handlers';
 import { sendJson, type ExpressApp, type HttpRequest, type HttpResponse } from './http-types';
 import { buildOpenApiDocument } from './openapi-document';
 import { expressPath, type AnyRoute } from './route';
+import { webAppMiddleware } from './web-app';
 
 /**
  * Registers the route table on Express when the module starts (after Nest's own routes, before its
@@ -60,6 +63,7 @@ export class RestRouter implements OnModuleInit {
       app[route.method](expressPath(route.path), handle);
     }
     // After every route (Nest's /health came before; its own 404 handler comes after these).
+    app.use(webAppMiddleware(resolve(this.config.WEB_DIR), isWebPath));
     app.use(methodFallback(this.routes));
     app.use(notFound);
     app.use(errorHandler((error) => this.logger.error(describe(error))));

@@ -1,0 +1,89 @@
+/** A refusal of the API: its status and Waldur's body (`{detail}` or `{field: [messages]}`). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(errorText(status, body));
+    this.name = 'ApiError';
+  }
+
+  /** The messages for one field of a 400, none for other fields or answers. */
+  field(name: string): string[] {
+    const value = this.body[name];
+    return Array.isArray(value) ? value.map(String) : [];
+  }
+}
+
+function errorText(status: number, body: Record<string, unknown>): string {
+  if (typeof body.detail === 'string') return body.detail;
+  const fields = Object.entries(body).map(([field, messages]) => `${field}: ${String(messages)}`);
+  return fields.length > 0 ? fields.join('; ') : `The server answered ${status}.`;
+}
+
+/** The public REST API, as the signed-in user: every call carries the token. Same origin only. */
+export class ApiClient {
+  constructor(
+    readonly token: string,
+    private readonly onUnauthorized: () => void,
+  ) {}
+
+  get<T>(path: string, signal?: AbortSignal): Promise<T> {
+    return this.call<T>('GET', path, undefined, signal);
+  }
+
+  post<T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> {
+    return this.call<T>('POST', path, body, signal);
+  }
+
+  patch<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    return this.call<T>('PATCH', path, body, signal);
+  }
+
+  private async call<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    const response = await fetch(path, {
+      method,
+      signal,
+      headers: {
+        Authorization: `Token ${this.token}`,
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status === 401) this.onUnauthorized();
+    return readAnswer<T>(response);
+  }
+}
+
+async function readAnswer<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = { detail: text.slice(0, 200) };
+  }
+  if (!response.ok) {
+    const body = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+    throw new ApiError(response.status, body);
+  }
+  return parsed as T;
+}
+
+/** `POST /api-auth/password/`: a token for a username and password. */
+export async function logIn(username: string, password: string): Promise<string> {
+  const response = await fetch('/api-auth/password/', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const answer = await readAnswer<{ token: string }>(response);
+  return answer.token;
+}
+
+/** A message for the user from anything a call threw. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

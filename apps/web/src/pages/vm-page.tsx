@@ -1,0 +1,185 @@
+import { useState } from 'react';
+import { messageOf } from '../api/client';
+import type { Vm, VmOperation } from '../api/types';
+import { Failure, StateBadge } from '../components/status';
+import { useLoad } from '../components/use-load';
+import { Link } from '../router';
+import { useFeed, useSession } from '../session';
+import { VmResize } from './vm-resize';
+
+const POWER_ACTIONS = [
+  { action: 'start', label: 'Start', when: ['POWERED_OFF', 'SUSPENDED'] },
+  { action: 'stop', label: 'Stop', when: ['POWERED_ON', 'SUSPENDED'] },
+  { action: 'reset', label: 'Reset', when: ['POWERED_ON'] },
+  { action: 'suspend', label: 'Suspend', when: ['POWERED_ON'] },
+  { action: 'shutdown_guest', label: 'Shut down guest', when: ['POWERED_ON'], tools: true },
+  { action: 'reboot_guest', label: 'Reboot guest', when: ['POWERED_ON'], tools: true },
+] as const;
+
+/**
+ * A VM: its runtime state, hardware, disks and adapters, kept current by VmChanged; power actions
+ * whose progress and result arrive on the same stream; terminate, followed by its order.
+ */
+export function VmPage({ uuid }: { uuid: string }) {
+  const { api } = useSession();
+  const vm = useLoad(`vm-${uuid}`, (signal) => api.get<Vm>(`/api/vmware-virtual-machine/${uuid}/`, signal));
+  const [operation, setOperation] = useState<VmOperation | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const [terminateOrder, setTerminateOrder] = useState<string | undefined>();
+  const [resourceState, setResourceState] = useState<string | undefined>();
+  const [confirming, setConfirming] = useState(false);
+  const [consoleUrl, setConsoleUrl] = useState<string | undefined>();
+
+  useFeed(['VmChanged'], (event) => {
+    const changed = event.data as Vm;
+    if (changed.uuid !== uuid) return;
+    vm.setData(() => changed);
+    if (changed.operation && changed.operation.uuid === operation?.uuid) setOperation(changed.operation);
+  });
+  // The marketplace resource's state: Terminating, then Terminated once the VM is gone.
+  useFeed(['ResourceStateChanged'], (event) => {
+    const resource = event.data as { uuid: string; state: string };
+    if (resource.uuid === vm.data?.marketplace_resource_uuid) setResourceState(resource.state);
+  });
+
+  const openConsole = async () => {
+    setFailure(undefined);
+    try {
+      const answer = await api.get<{ url: string }>(`/api/vmware-virtual-machine/${uuid}/console/`);
+      setConsoleUrl(answer.url);
+    } catch (refusal) {
+      setFailure(messageOf(refusal));
+    }
+  };
+
+  const act = async (action: string) => {
+    setFailure(undefined);
+    try {
+      setOperation(await api.post<VmOperation>(`/api/vmware-virtual-machine/${uuid}/${action}/`));
+    } catch (refusal) {
+      setFailure(messageOf(refusal));
+    }
+  };
+
+  const terminate = async () => {
+    setConfirming(false);
+    setFailure(undefined);
+    try {
+      const answer = await api.post<{ order_uuid: string }>(
+        `/api/marketplace-resources/${vm.data?.marketplace_resource_uuid}/terminate/`,
+      );
+      setTerminateOrder(answer.order_uuid);
+    } catch (refusal) {
+      setFailure(messageOf(refusal));
+    }
+  };
+
+  if (vm.error) return <Failure message={vm.error} />;
+  const current = vm.data;
+  if (!current) return <p className="loading">Loading the virtual machine…</p>;
+  const busy = operation !== undefined && (operation.state === 'pending' || operation.state === 'running');
+  const toolsRunning = current.tools_state === 'RUNNING';
+  return (
+    <section aria-labelledby="vm-title">
+      <h1 id="vm-title">{current.name}</h1>
+      <p className="states">
+        <span>
+          Runtime state: <StateBadge state={current.runtime_state} />
+          <span data-testid="runtime-state" className="visually-hidden">
+            {current.runtime_state}
+          </span>
+        </span>
+        <span>
+          State: <StateBadge state={resourceState ?? current.state} />
+        </span>
+      </p>
+      {current.error_message && <p className="error">{current.error_message}</p>}
+      <div className="actions" role="group" aria-label="Power actions">
+        {POWER_ACTIONS.map((item) => {
+          const allowed =
+            (item.when as readonly string[]).includes(current.runtime_state) &&
+            (!('tools' in item) || toolsRunning);
+          return (
+            <button
+              key={item.action}
+              type="button"
+              disabled={!allowed || busy}
+              onClick={() => void act(item.action)}
+            >
+              {item.label}
+            </button>
+          );
+        })}
+      </div>
+      <p aria-live="polite" data-testid="operation">
+        {operation && (
+          <>
+            {operation.operation}: <StateBadge state={operation.state} />
+            {operation.error_message && <span className="error"> {operation.error_message}</span>}
+          </>
+        )}
+      </p>
+      <Failure message={failure} />
+      <dl className="details">
+        <dt>vCPU</dt>
+        <dd>
+          {current.cores} ({current.cores_per_socket} per socket)
+        </dd>
+        <dt>RAM</dt>
+        <dd>{current.ram} MiB</dd>
+        <dt>VMware Tools</dt>
+        <dd>{current.tools_state}</dd>
+      </dl>
+      <h2>Console</h2>
+      {consoleUrl ? (
+        <p>
+          <a href={consoleUrl}>Open in VMware Remote Console</a> (a one-time ticket)
+        </p>
+      ) : (
+        <button type="button" className="secondary" onClick={() => void openConsole()}>
+          Get a console link
+        </button>
+      )}
+      <VmResize
+        key={`${current.cores}-${current.cores_per_socket}-${current.ram}`}
+        vm={current}
+        onOperation={setOperation}
+      />
+      <h2>Disks</h2>
+      <ul>
+        {current.disks.map((disk) => (
+          <li key={disk.uuid}>
+            {disk.size} MiB <StateBadge state={disk.state} /> {disk.error_message}
+          </li>
+        ))}
+      </ul>
+      <h2>Network adapters</h2>
+      <ul>
+        {current.ports.map((port) => (
+          <li key={port.uuid}>
+            {port.network_name || 'no network'} · {port.mac_address} <StateBadge state={port.state} />
+          </li>
+        ))}
+      </ul>
+      <h2>Terminate</h2>
+      {terminateOrder ? (
+        <p>
+          Termination ordered: <Link href={`/orders/${terminateOrder}`}>follow the order</Link>.
+        </p>
+      ) : confirming ? (
+        <div className="actions" role="group" aria-label="Confirm termination">
+          <button type="button" className="danger" onClick={() => void terminate()}>
+            Yes, terminate {current.name}
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Keep it
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          Terminate
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+// The web portal's build: apps/web → dist/web, which the gateway serves at `/`.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root: here,
+  base: '/',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  build: {
+    outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    reportCompressedSize: true,
+  },
+  // `vite` (dev): the API of a gateway running on its default port, same origin for the app.
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:8080', '/api-auth': 'http://127.0.0.1:8080' },
+  },
+});

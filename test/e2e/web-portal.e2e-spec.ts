@@ -1,0 +1,269 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Json } from '../support/api-session';
+import { VsphereMarketplace } from '../support/vsphere-marketplace';
+
+jest.setTimeout(300_000);
+
+type Named = Json & { uuid: string; name: string };
+
+/** Debian's Chromium (`apt-get install chromium`, as .ci/run does): playwright's own download is unreachable. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(__dirname, '..', '..', 'test-output', 'web');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core run in the page: the violations of serious or critical impact, as `id: target` lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugger protocol: the page's CSP (no inline script) stays as served.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The web portal in a real browser (Debian's Chromium driven by playwright-core) against the whole
+ * system on vcsim, served by the gateway: a member signs in with a password, orders a VM through the
+ * form (a disallowed network is flagged by the dry run next to its field before submitting), sees
+ * the order reach done live over the one SSE stream with no reload and no polling request, stops the
+ * VM and sees POWERED_OFF arrive, and terminates it. Every page passes axe-core without serious or
+ * critical violations; each step leaves a screenshot in test-output/web/.
+ */
+describe('the web portal in Chromium, end to end', () => {
+  let market: VsphereMarketplace;
+  let browser: Browser;
+  let page: Page;
+  let dvpg: Named;
+  let vmNetwork: Named;
+  let folder: Named;
+  const password = `pw-${randomBytes(12).toString('hex')}`;
+  const requests: Request[] = [];
+  let orderUuid = '';
+  let vmUuid = '';
+  const outsiderPassword = `pw-${randomBytes(12).toString('hex')}`;
+
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `No Chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`,
+      );
+    mkdirSync(SHOTS, { recursive: true });
+    market = await VsphereMarketplace.start('webportal');
+    const networks = await market.inventory('vmware-networks');
+    dvpg = networks.find((n) => n.name === 'DC0_DVPG0') as Named;
+    vmNetwork = networks.find((n) => n.name === 'VM Network') as Named;
+    folder = (await market.inventory('vmware-folders'))[0];
+    await market.assign('networks', dvpg.uuid);
+    await market.assign('networks', vmNetwork.uuid);
+    await market.assign('folders', folder.uuid);
+    await market.api.ok('staff', 'POST', `/api/users/${market.api.users.member}/change_password/`, {
+      new_password: password,
+    });
+    // Another organisation, with a project of its own and an owner who signs in too.
+    const other = await market.api.ok<Named>('staff', 'POST', '/api/customers/', { name: 'Other org' });
+    await market.api.ok('staff', 'POST', '/api/projects/', {
+      name: 'Other project',
+      customer: other.uuid,
+    });
+    await market.api.user('outsider', 'staff');
+    await market.api.ok('staff', 'POST', `/api/customers/${other.uuid}/add_user/`, {
+      user: market.api.users.outsider,
+      role: 'CUSTOMER.OWNER',
+    });
+    await market.api.ok('staff', 'POST', `/api/users/${market.api.users.outsider}/change_password/`, {
+      new_password: outsiderPassword,
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('request', (request) => requests.push(request));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await market?.stop();
+  });
+
+  const apiRequests = (from = 0) =>
+    requests.slice(from).filter((r) => new URL(r.url()).pathname.startsWith('/api'));
+  const describeRequest = (r: Request) =>
+    `${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`;
+
+  it('signs in with a username and password and shows the catalogue', async () => {
+    await page.goto(`${market.api.base}/`);
+    await page.getByLabel('Username').fill('member');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Offerings' }).waitFor();
+    await page.getByText(market.offering.name).first().waitFor();
+    await page.getByText('Live', { exact: true }).waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toContain('vmm.token');
+    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    await shot('01-catalogue');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('flags a network the organisation may not use next to its field before submitting', async () => {
+    await page.getByRole('link', { name: `Order ${market.offering.name}` }).click();
+    await page.getByRole('heading', { name: `Order ${market.offering.name}` }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('web-vm-1');
+    await page.getByLabel('vCPU').fill('2');
+    await page.getByLabel('RAM (MiB)').fill('2048');
+    await page.getByLabel('Folder').selectOption(folder.uuid);
+    await page.getByLabel('DC0_DVPG0').check();
+    // The dry run accepts it: an estimate appears.
+    await page.getByTestId('dry-run').getByText('The server accepts this order.').waitFor();
+    // Staff take DC0_DVPG0 back while the form is open; the next dry run says so at the field.
+    await market.api.ok('staff', 'POST', '/api/vmware-customer-networks/remove/', {
+      customer: market.customer.uuid,
+      network: dvpg.uuid,
+    });
+    await page.getByLabel('Description').fill('ordered in the browser');
+    const networkError = page.locator('[data-field-error="networks"]');
+    await networkError.getByText('This network is not available for this customer.').waitFor();
+    await shot('02-order-form-network-refused');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('DC0_DVPG0').uncheck();
+    await page.getByLabel('VM Network').check();
+    await networkError.waitFor({ state: 'detached' });
+    await page.getByTestId('dry-run').getByText('The server accepts this order.').waitFor();
+    expect(await page.locator('[data-field-error]').count()).toBe(0);
+  });
+
+  it('submits, and the order reaches done live: no reload, no polling, one event stream', async () => {
+    await page.evaluate(() => ((globalThis as unknown as { loadedOnce: boolean }).loadedOnce = true));
+    const from = requests.length;
+    await page.getByRole('button', { name: 'Order', exact: true }).click();
+    await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/);
+    orderUuid = page.url().split('/').pop() as string;
+    await page.getByTestId('order-state').getByText('done', { exact: true }).waitFor({ timeout: 180_000 });
+    await shot('03-order-done');
+    expect(await page.evaluate(() => (globalThis as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(
+      true,
+    );
+    // After the submit: the POST and the order page's one GET; the changes came over the stream.
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      'POST /api/marketplace-orders/',
+      `GET /api/marketplace-orders/${orderUuid}/`,
+    ]);
+    expect(requests.filter((r) => new URL(r.url()).pathname === '/api/events')).toHaveLength(1);
+    expect(requests.filter((r) => r.isNavigationRequest())).toHaveLength(1);
+    expect(await page.locator('.timeline li').allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining('executing'), expect.stringContaining('done')]),
+    );
+    const order = await market.api.ok<Json>('member', 'GET', `/api/marketplace-orders/${orderUuid}/`);
+    expect(order.state).toBe('done');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('stops the VM from its page and sees POWERED_OFF arrive', async () => {
+    await page.getByRole('link', { name: 'Open the virtual machine' }).click();
+    await page.getByTestId('runtime-state').getByText('POWERED_ON').waitFor();
+    vmUuid = page.url().split('/').pop() as string;
+    await shot('04-vm-powered-on');
+    expect(await seriousViolations(page)).toEqual([]);
+    const from = requests.length;
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByTestId('runtime-state').getByText('POWERED_OFF').waitFor({ timeout: 60_000 });
+    await shot('05-vm-powered-off');
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      expect.stringMatching(/^POST \/api\/vmware-virtual-machine\/[^/]+\/stop\/$/),
+    ]);
+  });
+
+  it('resizes the powered-off VM and sees the new RAM arrive', async () => {
+    const from = requests.length;
+    await page.getByLabel('RAM (MiB)').fill('4096');
+    await page.getByRole('button', { name: 'Resize', exact: true }).click();
+    await page.locator('.details dd').getByText('4096 MiB', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      expect.stringMatching(/^PATCH \/api\/vmware-virtual-machine\/[^/]+\/$/),
+    ]);
+    const vm = await market.api.ok<Json>('member', 'GET', `/api/vmware-virtual-machine/${vmUuid}/`);
+    expect(vm.ram).toBe(4096);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("shows another organisation's user none of it", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const outsider = await context.newPage();
+    try {
+      await outsider.goto(`${market.api.base}/orders`);
+      await outsider.getByLabel('Username').fill('outsider');
+      await outsider.getByLabel('Password').fill(outsiderPassword);
+      await outsider.getByRole('button', { name: 'Sign in' }).click();
+      await outsider.getByText('No orders in this project yet.').waitFor();
+      await outsider.screenshot({ path: join(SHOTS, '05b-outsider-phone.png'), fullPage: true });
+      expect(await seriousViolations(outsider)).toEqual([]);
+      await outsider.getByRole('link', { name: 'Virtual machines' }).click();
+      await outsider.getByText('No virtual machines in this project.').waitFor();
+      for (const path of [`/orders/${orderUuid}`, `/vms/${vmUuid}`]) {
+        await outsider.goto(`${market.api.base}${path}`);
+        await outsider
+          .getByRole('alert')
+          .getByText(/not found/i)
+          .waitFor();
+      }
+      expect(await outsider.locator('body').innerText()).not.toContain('web-vm-1');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the stream reconnecting while the gateway restarts, then resumes it from its last event', async () => {
+    const restarted = market.restart('gateway');
+    await page.getByText('Reconnecting…', { exact: true }).waitFor({ timeout: 20_000 });
+    await shot('05c-reconnecting');
+    await restarted;
+    await page.getByText('Live', { exact: true }).waitFor({ timeout: 30_000 });
+    const streams = requests.filter((r) => new URL(r.url()).pathname === '/api/events');
+    const resumed = streams[streams.length - 1];
+    expect(Number(resumed.headers()['last-event-id'])).toBeGreaterThan(0);
+  });
+
+  it('terminates the VM and sees its resource Terminated', async () => {
+    const from = requests.length;
+    const vm = await market.api.ok<Json>('member', 'GET', `/api/vmware-virtual-machine/${vmUuid}/`);
+    const resourceUuid = vm.marketplace_resource_uuid as string;
+    await page.getByRole('button', { name: 'Terminate', exact: true }).click();
+    await page.getByRole('button', { name: /^Yes, terminate/ }).click();
+    await page.getByText('Terminated', { exact: true }).waitFor({ timeout: 120_000 });
+    await shot('06-vm-terminated');
+    const resource = await market.api.ok<Json>(
+      'member',
+      'GET',
+      `/api/marketplace-resources/${resourceUuid}/`,
+    );
+    expect(resource.state).toBe('Terminated');
+    // The events came over the resumed stream: no request but the terminate and the stream's.
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      `POST /api/marketplace-resources/${resourceUuid}/terminate/`,
+    ]);
+  });
+
+  it("lists the resource Terminated among the project's resources", async () => {
+    await page.getByRole('link', { name: 'Resources' }).click();
+    await page.locator('[data-resource="web-vm-1"]').getByText('Terminated', { exact: true }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('signs out: the token leaves the tab', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+  });
+});
