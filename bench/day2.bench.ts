@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { connectVim, readVirtualMachines } from '@app/vim25';
+import { readVirtualMachines } from '@app/vim25';
 import type { Answer, Json } from '../test/support/api-session';
 import { SseClient } from '../test/support/sse-client';
 import {
@@ -161,12 +161,7 @@ async function drift(): Promise<Record<string, unknown>> {
     adapterEnv: { VSPHERE_VM_PULL_INTERVAL_MS: String(PULL_EVERY_MS) },
   });
   try {
-    const vim = await connectVim({
-      url: market.sim.url,
-      caPem: market.sim.caPem,
-      username: market.sim.username,
-      password: market.sim.password,
-    });
+    const vim = await market.vim();
     const vms = (await readVirtualMachines(vim)).filter((info) => info.instanceUuid !== undefined);
     if (vms.length < MANAGED) throw new Error(`vcsim has ${vms.length} VMs, fewer than ${MANAGED}`);
     const db = new Client({ connectionString: market.db.url });

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectVim, readVirtualMachines, type VimConnection, type VmInfo } from '@app/vim25';
+import { readVirtualMachines, type VimConnection, type VmInfo } from '@app/vim25';
 import type { Json } from '../support/api-session';
 import { runCli, type CliResult } from '../support/cli-process';
 import { VsphereMarketplace } from '../support/vsphere-marketplace';
@@ -43,12 +43,7 @@ describe('waldur-cli vmware day-2 commands against vcsim', () => {
 
   beforeAll(async () => {
     market = await VsphereMarketplace.start('cli-day2');
-    vim = await connectVim({
-      url: market.sim.url,
-      caPem: market.sim.caPem,
-      username: market.sim.username,
-      password: market.sim.password,
-    });
+    vim = await market.vim();
     network = (await market.inventory('vmware-networks')).find((n) => n.name === 'DC0_DVPG0') as Named;
     const folder = (await market.inventory('vmware-folders'))[0];
     for (const [option, uuid] of [

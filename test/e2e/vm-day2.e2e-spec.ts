@@ -1,5 +1,4 @@
 import {
-  connectVim,
   powerOffVm,
   readVirtualMachines,
   reconfigureHardware,
@@ -53,12 +52,7 @@ describe('VM day-2 operations end to end: REST, the adapter, vcsim and SSE', () 
 
   beforeAll(async () => {
     market = await VsphereMarketplace.start('vmday2');
-    vim = await connectVim({
-      url: market.sim.url,
-      caPem: market.sim.caPem,
-      username: market.sim.username,
-      password: market.sim.password,
-    });
+    vim = await market.vim();
     const networks = (await market.inventory('vmware-networks')) as Named[];
     unassigned = networks.find((n) => n.name === 'DC0_DVPG0') as Named;
     assigned = networks.find((n) => n.name === 'VM Network') as Named;
@@ -79,12 +73,7 @@ describe('VM day-2 operations end to end: REST, the adapter, vcsim and SSE', () 
       user: market.api.users['project-member'],
       role: 'PROJECT.MEMBER',
     });
-    const other = await market.api.ok<Named>('staff', 'POST', '/api/customers/', { name: 'Other org' });
-    await market.api.user('outsider', 'staff');
-    await market.api.ok('staff', 'POST', `/api/customers/${other.uuid}/add_user/`, {
-      user: market.api.users.outsider,
-      role: 'CUSTOMER.OWNER',
-    });
+    await market.outsider();
     project = await SseClient.open(`${market.api.base}/api/events?type=VmChanged`, {
       token: market.api.tokens['project-member'],
     });

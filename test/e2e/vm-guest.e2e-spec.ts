@@ -1,5 +1,4 @@
 import {
-  connectVim,
   readVirtualMachines,
   runTask,
   vmObject,
@@ -45,16 +44,8 @@ describe('VM guest power, preconditions and NVMe disks end to end: REST, the ada
 
   beforeAll(async () => {
     market = await VsphereMarketplace.start('vmguest');
-    vim = await connectVim({
-      url: market.sim.url,
-      caPem: market.sim.caPem,
-      username: market.sim.username,
-      password: market.sim.password,
-    });
-    const network = (await market.inventory('vmware-networks')).find((n) => n.name === 'DC0_DVPG0') as Named;
-    const folder = (await market.inventory('vmware-folders'))[0];
-    await market.assign('networks', network.uuid);
-    await market.assign('folders', folder.uuid);
+    vim = await market.vim();
+    const { network, folder } = await market.vmPlacement();
     vm = await orderVm(market, 'e2e-guest-1', { network, folder });
     existingVmNetwork = (await market.inventory('vmware-networks')).find(
       (n) => n.name === 'VM Network',
@@ -70,12 +61,7 @@ describe('VM guest power, preconditions and NVMe disks end to end: REST, the ada
       user: market.api.users['project-member'],
       role: 'PROJECT.MEMBER',
     });
-    const other = await market.api.ok<Named>('staff', 'POST', '/api/customers/', { name: 'Other org' });
-    await market.api.user('outsider', 'staff');
-    await market.api.ok('staff', 'POST', `/api/customers/${other.uuid}/add_user/`, {
-      user: market.api.users.outsider,
-      role: 'CUSTOMER.OWNER',
-    });
+    await market.outsider();
     project = await SseClient.open(`${market.api.base}/api/events?type=VmChanged`, {
       token: market.api.tokens['project-member'],
     });

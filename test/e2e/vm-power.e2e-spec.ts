@@ -1,4 +1,4 @@
-import { connectVim, readVirtualMachines, type VimConnection, type VmInfo } from '@app/vim25';
+import { readVirtualMachines, type VimConnection, type VmInfo } from '@app/vim25';
 import type { Json } from '../support/api-session';
 import { SseClient } from '../support/sse-client';
 import {
@@ -12,8 +12,6 @@ import {
 import { VsphereMarketplace } from '../support/vsphere-marketplace';
 
 jest.setTimeout(180_000);
-
-type Named = Json & { uuid: string; name: string };
 
 /**
  * Issue 10's power slice on vcsim through the vCenter 8 front: a VM an order made, seen at
@@ -29,26 +27,12 @@ describe('VM power actions end to end: REST, the adapter, vcsim and SSE', () => 
 
   beforeAll(async () => {
     market = await VsphereMarketplace.start('vmpower');
-    vim = await connectVim({
-      url: market.sim.url,
-      caPem: market.sim.caPem,
-      username: market.sim.username,
-      password: market.sim.password,
-    });
-    const network = (await market.inventory('vmware-networks')).find((n) => n.name === 'DC0_DVPG0') as Named;
-    const folder = (await market.inventory('vmware-folders'))[0];
-    await market.assign('networks', network.uuid);
-    await market.assign('folders', folder.uuid);
+    vim = await market.vim();
+    const { network, folder } = await market.vmPlacement();
     vm = await orderVm(market, 'e2e-power-1', { network, folder });
     marketplaceResourceUuid = vm.marketplace_resource_uuid;
 
-    // Another organisation with a member of its own.
-    const other = await market.api.ok<Named>('staff', 'POST', '/api/customers/', { name: 'Other org' });
-    await market.api.user('outsider', 'staff');
-    await market.api.ok('staff', 'POST', `/api/customers/${other.uuid}/add_user/`, {
-      user: market.api.users.outsider,
-      role: 'CUSTOMER.OWNER',
-    });
+    await market.outsider();
   });
 
   afterAll(async () => {

@@ -1,11 +1,9 @@
-import { connectVim, readVirtualMachines, type VimConnection, type VmInfo } from '@app/vim25';
-import type { Json } from '../support/api-session';
+import { readVirtualMachines, type VimConnection, type VmInfo } from '@app/vim25';
 import { eventually, orderVm, type Disk, type Operation, type Vm } from '../support/virtual-machines';
 import { VsphereMarketplace } from '../support/vsphere-marketplace';
 
 jest.setTimeout(240_000);
 
-type Named = Json & { uuid: string; name: string };
 type OperationRow = { state: string; error_message: string; kind: string };
 
 /**
@@ -24,16 +22,8 @@ describe('VM operations survive an adapter crash: taken over after the lease, no
     market = await VsphereMarketplace.start('vmopfaults', {
       adapterEnv: { VSPHERE_OPERATION_LEASE_MS: '3000' },
     });
-    vim = await connectVim({
-      url: market.sim.url,
-      caPem: market.sim.caPem,
-      username: market.sim.username,
-      password: market.sim.password,
-    });
-    const network = (await market.inventory('vmware-networks')).find((n) => n.name === 'DC0_DVPG0') as Named;
-    const folder = (await market.inventory('vmware-folders'))[0];
-    await market.assign('networks', network.uuid);
-    await market.assign('folders', folder.uuid);
+    vim = await market.vim();
+    const { network, folder } = await market.vmPlacement();
     vm = await orderVm(market, 'fault-ops', { network, folder });
   });
 

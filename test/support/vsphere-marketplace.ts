@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ASSIGNMENT_FIELDS, type AssignmentKind } from '@app/contracts';
+import { connectVim, type VimConnection } from '@app/vim25';
 import { VcsimLibrary } from '../../apps/vsphere-adapter/test/support/vcsim-library';
 import { DemoRegistration } from '../../scripts/demo/demo-registration';
 import { DEMO_CUSTOMER, DEMO_PROJECT } from '../../scripts/demo/demo-objects';
@@ -138,6 +139,39 @@ export class VsphereMarketplace {
       'GET',
       `/api/${kind}/?offering_uuid=${this.offering.uuid}&page_size=100`,
     );
+  }
+
+  /** A SOAP session of the test's own to vcsim (through the front), to check VMs where they live. */
+  vim(): Promise<VimConnection> {
+    return connectVim({
+      url: this.sim.url,
+      caPem: this.sim.caPem,
+      username: this.sim.username,
+      password: this.sim.password,
+    });
+  }
+
+  /**
+   * Where the suites' VMs go: the distributed port group DC0_DVPG0 (for new VMs) and the first VM
+   * folder, both assigned to the customer.
+   */
+  async vmPlacement(): Promise<{ network: Named; folder: Named }> {
+    const network = (await this.inventory('vmware-networks')).find((n) => n.name === 'DC0_DVPG0');
+    if (network === undefined) throw new Error('vcsim has no DC0_DVPG0 network');
+    const folder = (await this.inventory('vmware-folders'))[0];
+    await this.assign('networks', network.uuid);
+    await this.assign('folders', folder.uuid);
+    return { network, folder };
+  }
+
+  /** A user `name` owning an organisation of its own, which sees none of the customer's objects. */
+  async outsider(name = 'outsider'): Promise<void> {
+    const other = await this.api.ok<Named>('staff', 'POST', '/api/customers/', { name: `Org of ${name}` });
+    await this.api.user(name, 'staff');
+    await this.api.ok('staff', 'POST', `/api/customers/${other.uuid}/add_user/`, {
+      user: this.api.users[name],
+      role: 'CUSTOMER.OWNER',
+    });
   }
 
   /** Assigns an inventory object to a customer, as staff do (`POST /api/vmware-customer-<kind>/`). */
