@@ -36,6 +36,24 @@ export default tseslint.config(
     },
   },
   {
+    // The portal's bundle carries no server code: contracts lend it their types only.
+    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@app/*'],
+              message: 'The web app may import only types from the libraries (`import type`).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/config/**/*.ts', 'test/**/*.ts', '**/test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -1,147 +1,36 @@
-/** The public REST shapes the portal reads: the fields it shows, as the gateway presents them. */
+/**
+ * The public REST shapes the portal reads, taken from libs/contracts. Type-only imports: they are
+ * erased at build, so no contract code (nor zod) reaches the bundle — ESLint refuses any other kind.
+ */
+import type { UserView } from '@app/contracts/identity/users.request';
+import type { ProjectView } from '@app/contracts/identity/projects.request';
+import type { OfferingView } from '@app/contracts/marketplace/offerings.request';
+import type { OrderState, OrderView, ResourceView } from '@app/contracts/orders/order-views';
+import type { ClusterView, TemplateView } from '@app/contracts/vsphere/inventory-views';
+import type {
+  DiskView,
+  PortView,
+  VirtualMachineView,
+  VmOperationView,
+} from '@app/contracts/vsphere/vm-views';
 
-export interface User {
-  uuid: string;
-  username: string;
-  full_name: string;
-  is_staff: boolean;
-}
+/** The gateway adds each object's own `url` to the contract's view. */
+type Linked<View> = View & { url: string };
 
-export interface Project {
-  uuid: string;
-  url: string;
-  name: string;
-  customer_uuid: string;
-  customer_name: string;
-}
+export type User = UserView;
+export type Project = Linked<ProjectView>;
+export type Offering = Linked<OfferingView>;
+export type Template = Linked<TemplateView>;
+/** Any imported vCenter object offered as a choice: cluster, network, datastore, folder. */
+export type Named = Linked<ClusterView>;
+export type { OrderState };
+export type Order = OrderView;
+export type Resource = ResourceView;
+export type Disk = DiskView;
+export type Port = PortView;
+export type VmOperation = VmOperationView;
+/** The VM as its GET shows it; VmChanged adds the operation whose progress made the change. */
+export type Vm = VirtualMachineView & { operation?: VmOperation | null };
 
-export interface OfferingComponent {
-  type: string;
-  name: string;
-  measured_unit: string;
-  factor: number;
-}
-
-export interface Plan {
-  uuid: string;
-  url: string;
-  name: string;
-  archived: boolean;
-  /** Per measured unit of each component, a month. */
-  prices: Record<string, string>;
-}
-
-export interface Offering {
-  uuid: string;
-  url: string;
-  name: string;
-  description: string;
-  type: string;
-  state: string;
-  customer_name: string;
-  terms_of_service: string;
-  components: OfferingComponent[];
-  plans: Plan[];
-}
-
-export interface Named {
-  uuid: string;
-  url: string;
-  name: string;
-}
-
-export interface Template extends Named {
-  os: string;
-  os_version: string;
-  cores: number;
-  cores_per_socket: number;
-  ram: number;
-  disk: number;
-}
-
-export const ORDER_STATES = [
-  'pending-consumer',
-  'pending-provider',
-  'executing',
-  'done',
-  'erred',
-  'canceled',
-  'rejected',
-] as const;
-export type OrderState = (typeof ORDER_STATES)[number];
-export const TERMINAL_STATES: readonly string[] = ['done', 'erred', 'canceled', 'rejected'];
-
-export interface Order {
-  uuid: string;
-  type: 'Create' | 'Update' | 'Terminate';
-  state: OrderState;
-  offering_name: string;
-  offering_type: string;
-  project_uuid: string;
-  project_name: string;
-  customer_name: string;
-  plan_name: string | null;
-  marketplace_resource_uuid: string;
-  resource_uuid: string | null;
-  resource_name: string;
-  attributes: Record<string, unknown>;
-  limits: Record<string, number>;
-  cost: string | null;
-  error_message: string;
-  created: string;
-  modified: string;
-  completed_at: string | null;
-}
-
-export interface Disk {
-  uuid: string;
-  size: number;
-  state: string;
-  error_message: string;
-}
-
-export interface Port {
-  uuid: string;
-  mac_address: string;
-  network_name: string;
-  state: string;
-}
-
-export interface VmOperation {
-  uuid: string;
-  operation: string;
-  state: 'pending' | 'running' | 'done' | 'erred';
-  error_message: string;
-}
-
-export interface Vm {
-  uuid: string;
-  name: string;
-  state: string;
-  runtime_state: string;
-  cores: number;
-  cores_per_socket: number;
-  ram: number;
-  disk: number;
-  tools_state: string;
-  disks: Disk[];
-  ports: Port[];
-  marketplace_resource_uuid: string;
-  error_message: string;
-  /** VmChanged only: the operation whose progress made the change. */
-  operation?: VmOperation | null;
-}
-
-export interface Resource {
-  uuid: string;
-  name: string;
-  state: string;
-  offering_name: string;
-  offering_type: string;
-  project_uuid: string;
-  /** The backend object (the VM's uuid in vCenter), once made. */
-  resource_uuid: string | null;
-  cost: string | null;
-  error_message: string;
-  created: string;
-}
+/** Waldur's terminal order states (the contract's constant lives beside zod, so it is not imported). */
+export const TERMINAL_STATES: readonly OrderState[] = ['done', 'erred', 'canceled', 'rejected'];

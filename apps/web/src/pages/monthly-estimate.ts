@@ -7,7 +7,10 @@ import type { Offering } from '../api/types';
  * the server gives one; this is what the form shows meanwhile.
  */
 export function monthlyEstimate(
-  offering: Pick<Offering, 'components' | 'plans'>,
+  offering: {
+    components: Pick<Offering['components'][number], 'type' | 'factor'>[];
+    plans: Pick<Offering['plans'][number], 'uuid' | 'prices'>[];
+  },
   planUuid: string,
   asked: Record<string, string>,
 ): string | undefined {
