@@ -40,6 +40,11 @@ export class ApiClient {
     return this.call<T>('PATCH', path, body, signal);
   }
 
+  /** 202 with the operation, or 204 (undefined) when there was nothing in vCenter to remove. */
+  delete<T>(path: string, signal?: AbortSignal): Promise<T | undefined> {
+    return this.call<T | undefined>('DELETE', path, undefined, signal);
+  }
+
   private async call<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     const response = await fetch(path, {
       method,

@@ -5,6 +5,7 @@ import { Failure, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
+import { VmDisks, VmPorts } from './vm-devices';
 import { VmResize } from './vm-resize';
 
 const POWER_ACTIONS = [
@@ -145,22 +146,8 @@ export function VmPage({ uuid }: { uuid: string }) {
         vm={current}
         onOperation={setOperation}
       />
-      <h2>Disks</h2>
-      <ul>
-        {current.disks.map((disk) => (
-          <li key={disk.uuid}>
-            {disk.size} MiB <StateBadge state={disk.state} /> {disk.error_message}
-          </li>
-        ))}
-      </ul>
-      <h2>Network adapters</h2>
-      <ul>
-        {current.ports.map((port) => (
-          <li key={port.uuid}>
-            {port.network_name || 'no network'} · {port.mac_address} <StateBadge state={port.state} />
-          </li>
-        ))}
-      </ul>
+      <VmDisks vm={current} onOperation={setOperation} />
+      <VmPorts vm={current} onOperation={setOperation} />
       <h2>Terminate</h2>
       {terminateOrder ? (
         <p>
