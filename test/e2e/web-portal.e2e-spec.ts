@@ -324,6 +324,58 @@ describe('the web portal in Chromium, end to end', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('lets the provider approve, reject and complete by hand the orders for its offering, each change live', async () => {
+    // The member owns the demo organisation: made the provider of a Basic offering, its own orders
+    // (an owner skips the consumer's review) wait for it as provider.
+    const offering = await market.api.ok<Named & { plans: { uuid: string }[] }>(
+      'staff',
+      'POST',
+      '/api/marketplace-provider-offerings/',
+      { name: 'Consulting', type: 'Marketplace.Basic', customer: market.customer.uuid },
+    );
+    await market.api.ok('staff', 'POST', `/api/marketplace-provider-offerings/${offering.uuid}/activate/`);
+    const project = (await market.api.ok<Named[]>('member', 'GET', '/api/projects/'))[0];
+    const order = (name: string) =>
+      market.api.ok<Named & { state: string }>('member', 'POST', '/api/marketplace-orders/', {
+        offering: offering.uuid,
+        project: project.uuid,
+        plan: offering.plans[0].uuid,
+        attributes: { name },
+      });
+    const kept = await order('audit');
+    const refused = await order('migration');
+    expect([kept.state, refused.state]).toEqual(['pending-provider', 'pending-provider']);
+
+    await page.getByRole('link', { name: 'Provider orders' }).click();
+    const review = page.getByRole('region', { name: 'Waiting for your review' });
+    const byHand = page.getByRole('region', { name: 'To complete by hand' });
+    await review.locator('[data-order="migration"]').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot('07-provider-orders-pending');
+    const from = requests.length;
+
+    await page.getByRole('button', { name: 'Approve audit', exact: true }).click();
+    await byHand.locator('[data-order="audit"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Reject migration', exact: true }).click();
+    await review.getByText('No order waits for your review.').waitFor({ timeout: 30_000 });
+    await shot('08-provider-order-to-complete');
+    await page.getByRole('button', { name: 'Mark done audit', exact: true }).click();
+    await byHand.getByText('No Basic order waits to be completed.').waitFor({ timeout: 30_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      `POST /api/marketplace-orders/${kept.uuid}/approve_by_provider/`,
+      `POST /api/marketplace-orders/${refused.uuid}/reject_by_provider/`,
+      `POST /api/marketplace-orders/${kept.uuid}/set_state_done/`,
+    ]);
+    const states = await Promise.all(
+      [kept, refused].map((o) =>
+        market.api.ok<{ state: string }>('member', 'GET', `/api/marketplace-orders/${o.uuid}/`),
+      ),
+    );
+    expect(states.map((o) => o.state)).toEqual(['done', 'rejected']);
+  });
+
   it('signs out: the token leaves the tab', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -6,6 +6,7 @@ import { CataloguePage } from './pages/catalogue-page';
 import { OrderFormPage } from './pages/order-form-page';
 import { OrderPage } from './pages/order-page';
 import { OrdersPage } from './pages/orders-page';
+import { ProviderOrdersPage } from './pages/provider-orders-page';
 import { ResourcesPage } from './pages/resources-page';
 import { SignInPage } from './pages/sign-in-page';
 import { VmPage } from './pages/vm-page';
@@ -71,5 +72,6 @@ function Routes() {
   if (match(WEB_PATHS.resources, path)) return <ResourcesPage />;
   if ((params = match(WEB_PATHS.vm, path))) return <VmPage uuid={params.uuid} />;
   if (match(WEB_PATHS.vms, path)) return <VmsPage />;
+  if (match(WEB_PATHS.providerOrders, path)) return <ProviderOrdersPage />;
   return <CataloguePage />;
 }

@@ -8,6 +8,7 @@ const NAV = [
   { href: '/orders', label: 'Orders' },
   { href: '/resources', label: 'Resources' },
   { href: '/vms', label: 'Virtual machines' },
+  { href: '/provider/orders', label: 'Provider orders' },
 ];
 
 /** The header (navigation, project switcher, live indicator, sign out) around every page. */

@@ -12,6 +12,7 @@ export const WEB_PATHS = {
   resources: '/resources',
   vms: '/vms',
   vm: '/vms/:uuid',
+  providerOrders: '/provider/orders',
 } as const;
 
 /** Whether a path is one of the portal's pages. */
