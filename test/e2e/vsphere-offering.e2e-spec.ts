@@ -3,6 +3,7 @@ import { VcsimLibrary } from '../../apps/vsphere-adapter/test/support/vcsim-libr
 import { ApiSession, type Json } from '../support/api-session';
 import { AppProcess } from '../support/app-process';
 import { freePort } from '../support/free-port';
+import { SseClient } from '../support/sse-client';
 import { readStream, type StoredEvent } from '../support/stream-census';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { testEnv } from '../support/test-env';
@@ -204,6 +205,53 @@ describe('the vSphere offering through the gateway: credentials, synchronisation
     expect(mine.plans).toEqual([
       expect.objectContaining({ name: 'Default', prices: { cpu: '5.0000', ram: '2.0000', disk: '0.1000' } }),
     ]);
+  });
+
+  it("streams the offering's sync over SSE to staff, not to another organisation", async () => {
+    const query = `/api/events?offering_uuid=${offering.uuid}`;
+    const staff = await SseClient.open(`${api.base}${query}`, { token: api.tokens.staff });
+    const other = await SseClient.open(`${api.base}${query}`, { token: api.tokens.member });
+    const integrationTypes = ['SyncStarted', 'SyncFinished', 'IntegrationStateChanged'];
+    const seen = (client: SseClient) =>
+      client.messages.filter((m) => integrationTypes.includes(m.event)).map((m) => m.event);
+    try {
+      const ok = await synchronised();
+      await staff.waitFor((c) => seen(c).includes('SyncFinished'), 10_000, 'SyncFinished');
+      expect(seen(staff)).toEqual(['SyncStarted', 'SyncFinished']);
+      expect(staff.data('SyncStarted')[0]).toMatchObject({ offeringUuid: offering.uuid });
+      expect(staff.data('SyncFinished')[0]).toMatchObject({
+        offeringUuid: offering.uuid,
+        outcome: 'OK',
+        counts: ok.counts,
+      });
+
+      // A state change: a wrong password makes the next sync ERRED, the right one OK again.
+      await save({ password: 'not-the-password' });
+      expect((await synchronised()).state).toBe('ERRED');
+      await save({ password });
+      expect((await synchronised()).state).toBe('OK');
+      await staff.waitFor(
+        (c) => c.data('IntegrationStateChanged').length >= 2,
+        10_000,
+        'two IntegrationStateChanged',
+      );
+      expect(
+        staff
+          .data<{ previousState: string; state: string }>('IntegrationStateChanged')
+          .map((e) => [e.previousState, e.state]),
+      ).toEqual([
+        ['OK', 'ERRED'],
+        ['ERRED', 'OK'],
+      ]);
+      expect(JSON.stringify(staff.messages)).not.toContain(password);
+      // Fanned out to every stream at once: give the other one time to receive what it would.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(other.status).toBe(200);
+      expect(seen(other)).toEqual([]);
+    } finally {
+      staff.close();
+      other.close();
+    }
   });
 
   it('never shows the password: not in an answer, an event on the streams, nor a log line', async () => {

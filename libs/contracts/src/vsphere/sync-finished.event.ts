@@ -16,7 +16,7 @@ const changeCounts = z.object({
 /**
  * SyncFinished: a synchronisation of an offering's inventory ended, well or not.
  * Published by the vSphere adapter (through its outbox, in the transaction that stores its result)
- * on `<ns>.vsphere.integration.sync.finished`; for live clients. At least once; `correlationId` is
+ * on `<ns>.vsphere.feed.sync.finished`; for live clients (SSE, staff only so far). At least once; `correlationId` is
  * the offering uuid. `outcome` OK: the inventory was replaced by what vCenter holds (`counts`,
  * `changes`, `skipped` with reasons, `errors` of single objects kept as they were); ERRED: nothing
  * changed and `errorMessage` says why (vCenter's message, a connection or a TLS failure).
