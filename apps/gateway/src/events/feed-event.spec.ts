@@ -105,7 +105,7 @@ describe('decodeFeedEvent', () => {
     expect(JSON.parse(data)).toMatchObject({ uuid: vm.uuid, operation: null });
   });
 
-  it("reads SyncStarted, SyncFinished and IntegrationStateChanged: the offering's, seen by staff only, framed as published", () => {
+  it("reads SyncStarted, SyncFinished and IntegrationStateChanged: scoped to the offering's provider, framed as published", () => {
     const counts = { templates: 1, clusters: 2, networks: 3, datastores: 4, folders: 5 };
     const none = { created: 0, updated: 0, removed: 0 };
     const integration = {
@@ -136,6 +136,7 @@ describe('decodeFeedEvent', () => {
     };
     const finished = {
       offeringUuid: uuid(2),
+      providerUuid: uuid(5),
       outcome: 'OK',
       errorMessage: '',
       counts,
@@ -147,13 +148,14 @@ describe('decodeFeedEvent', () => {
     };
     const stateChanged = {
       offeringUuid: uuid(2),
+      providerUuid: uuid(5),
       previousState: 'CREATING',
       state: 'OK',
       errorMessage: '',
       integration,
     };
     const cases = [
-      ['SyncStarted', { offeringUuid: uuid(2), integration }],
+      ['SyncStarted', { offeringUuid: uuid(2), providerUuid: uuid(5), integration }],
       ['SyncFinished', finished],
       ['IntegrationStateChanged', stateChanged],
     ] as const;
@@ -163,8 +165,8 @@ describe('decodeFeedEvent', () => {
       expect(event.type).toBe(type);
       expect(event.scope).toEqual({
         offeringUuid: uuid(2),
-        customerUuid: '',
-        providerUuid: '',
+        customerUuid: uuid(5),
+        providerUuid: uuid(5),
         public: false,
       });
       const frame = event.frame(new Links('http://gw')).toString().split('\n');
@@ -174,6 +176,10 @@ describe('decodeFeedEvent', () => {
         kind: 'skipped',
         reason: `invalid ${type}`,
       });
+      // From an integration never told its offering's customer: no owner matches, staff still see it.
+      const untold = decodeFeedEvent(13, envelope(type, { ...data, providerUuid: null }));
+      if (untold.kind !== 'public') throw new Error(`${type}: ${untold.kind}`);
+      expect(untold.scope).toMatchObject({ customerUuid: '', providerUuid: '' });
     }
   });
 

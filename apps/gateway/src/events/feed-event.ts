@@ -117,7 +117,7 @@ function presentOffering(view: OfferingView, links: Links): object {
 function integrationEvent(
   seq: number,
   type: 'SyncStarted' | 'SyncFinished' | 'IntegrationStateChanged',
-  parsed: { success: true; data: { offeringUuid: string } } | { success: false },
+  parsed: { success: true; data: { offeringUuid: string; providerUuid: string | null } } | { success: false },
 ): FeedEvent {
   if (!parsed.success) return { kind: 'skipped', seq, reason: `invalid ${type}` };
   const event = parsed.data;
@@ -126,9 +126,9 @@ function integrationEvent(
     type,
     {
       offeringUuid: event.offeringUuid,
-      // The adapter does not know the offering's customer yet: no owner matches '', so only staff see them.
-      customerUuid: '',
-      providerUuid: '',
+      // The provider's owners see them. An integration never told its customer: no owner matches ''.
+      customerUuid: event.providerUuid ?? '',
+      providerUuid: event.providerUuid ?? '',
       public: false,
     },
     false,

@@ -42,7 +42,7 @@ describe('SubscriberAccess: the REST rules, checked per event in memory', () => 
     expect(access([], [3]).canSee(scope(offering))).toBe(true);
   });
 
-  it("an offering's sync events (no customer known yet) are seen by staff only", () => {
+  it('sync events of an integration never told its customer are seen by staff only', () => {
     const sync = { projectUuid: undefined, customerUuid: '', providerUuid: '' };
     expect(access([], [], true).canSee(scope(sync))).toBe(true);
     expect(access([1], [2, 3]).canSee(scope(sync))).toBe(false);
