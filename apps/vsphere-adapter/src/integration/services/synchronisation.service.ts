@@ -75,11 +75,7 @@ export class SynchronisationService {
         tx,
         subjects.syncStarted,
         SyncStartedEvent,
-        {
-          offeringUuid,
-          providerUuid: row.customerUuid,
-          integration: toIntegrationView(row, this.config.VSPHERE_BASIC_MODE),
-        },
+        { offeringUuid, integration: toIntegrationView(row, this.config.VSPHERE_BASIC_MODE) },
         offeringUuid,
       );
       return row;
@@ -165,7 +161,6 @@ export class SynchronisationService {
         SyncFinishedEvent,
         {
           offeringUuid,
-          providerUuid: row.customerUuid,
           outcome: outcome.ok ? 'OK' : 'ERRED',
           errorMessage: outcome.ok ? '' : outcome.message,
           counts,
@@ -184,7 +179,6 @@ export class SynchronisationService {
           IntegrationStateChangedEvent,
           {
             offeringUuid,
-            providerUuid: row.customerUuid,
             previousState: before.state,
             state: row.state,
             errorMessage: row.errorMessage,
