@@ -17,6 +17,7 @@ import {
   eventually,
   operationEnd,
   orderVm,
+  vmWatchers,
   vmChanges,
   type Disk,
   type Operation,
@@ -68,18 +69,7 @@ describe('VM day-2 operations end to end: REST, the adapter, vcsim and SSE', () 
     spare = await orderVm(market, 'e2e-day2-2', { network: unassigned, folder });
 
     // A member of the VM's project, and another organisation's owner.
-    await market.api.user('project-member', 'staff');
-    await market.api.ok('staff', 'POST', `/api/projects/${market.project.uuid}/add_user/`, {
-      user: market.api.users['project-member'],
-      role: 'PROJECT.MEMBER',
-    });
-    await market.outsider();
-    project = await SseClient.open(`${market.api.base}/api/events?type=VmChanged`, {
-      token: market.api.tokens['project-member'],
-    });
-    outsider = await SseClient.open(`${market.api.base}/api/events?type=VmChanged`, {
-      token: market.api.tokens.outsider,
-    });
+    ({ project, outsider } = await vmWatchers(market));
     expect([project.status, outsider.status]).toEqual([200, 200]);
   });
 

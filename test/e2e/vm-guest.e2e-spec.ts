@@ -13,6 +13,7 @@ import {
   eventually,
   operationEnd,
   orderVm,
+  vmWatchers,
   vmChanges,
   type Disk,
   type Operation,
@@ -55,19 +56,8 @@ describe('VM guest power, preconditions and NVMe disks end to end: REST, the ada
       network: existingVmNetwork.uuid,
     });
 
-    // A member of the VM's project, and the owner of another organisation.
-    await market.api.user('project-member', 'staff');
-    await market.api.ok('staff', 'POST', `/api/projects/${market.project.uuid}/add_user/`, {
-      user: market.api.users['project-member'],
-      role: 'PROJECT.MEMBER',
-    });
-    await market.outsider();
-    project = await SseClient.open(`${market.api.base}/api/events?type=VmChanged`, {
-      token: market.api.tokens['project-member'],
-    });
-    outsider = await SseClient.open(`${market.api.base}/api/events?type=VmChanged`, {
-      token: market.api.tokens.outsider,
-    });
+    // A member of the VM's project, and another organisation's owner.
+    ({ project, outsider } = await vmWatchers(market));
     expect([project.status, outsider.status]).toEqual([200, 200]);
   });
 

@@ -1,5 +1,5 @@
 import type { Json } from './api-session';
-import type { SseClient } from './sse-client';
+import { SseClient } from './sse-client';
 import type { VsphereMarketplace } from './vsphere-marketplace';
 
 type Named = Json & { uuid: string; name: string };
@@ -131,4 +131,22 @@ export async function eventually<T>(
       throw new Error(`${what} not met in ${timeoutMs} ms; last: ${JSON.stringify(value).slice(0, 1_000)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * The VmChanged streams of a member of the customer's project (`project-member`) and of another
+ * organisation's owner (`outsider`), both users made here.
+ */
+export async function vmWatchers(
+  market: VsphereMarketplace,
+): Promise<{ project: SseClient; outsider: SseClient }> {
+  await market.api.user('project-member', 'staff');
+  await market.api.ok('staff', 'POST', `/api/projects/${market.project.uuid}/add_user/`, {
+    user: market.api.users['project-member'],
+    role: 'PROJECT.MEMBER',
+  });
+  await market.outsider();
+  const open = (who: string) =>
+    SseClient.open(`${market.api.base}/api/events?type=VmChanged`, { token: market.api.tokens[who] });
+  return { project: await open('project-member'), outsider: await open('outsider') };
 }

@@ -6,12 +6,8 @@ import { diskDiffers, portDiffers, type RecordedDisk, type RecordedPort } from '
 /** The reason a VM gone from vCenter is ERRED with. */
 export const VM_GONE = 'The virtual machine no longer exists in vCenter.';
 
-/** A VM as recorded, with its disks and adapters: what a pull compares with vCenter's read. */
-export interface RecordedVm {
-  readonly rowUuid: string;
-  readonly backendUuid: string;
-  readonly state: VmState;
-  readonly errorMessage: string;
+/** What a read-back or pull records of a VM (vCenter's figures) and the state it leaves it in. */
+export interface VmFigures {
   readonly moref: string;
   readonly name: string;
   readonly runtimeState: VmRuntimeState;
@@ -22,6 +18,14 @@ export interface RecordedVm {
   readonly disk: number;
   readonly toolsState: ToolsState;
   readonly toolsInstalled: boolean;
+}
+
+/** A VM as recorded, with its disks and adapters: what a pull compares with vCenter's read. */
+export interface RecordedVm extends VmFigures {
+  readonly rowUuid: string;
+  readonly backendUuid: string;
+  readonly state: VmState;
+  readonly errorMessage: string;
   readonly disks: readonly RecordedDisk[];
   readonly ports: readonly RecordedPort[];
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ToolsState, VirtualMachineView, VmRuntimeState, VmState } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../../repositories/unit-of-work';
+import type { VmFigures } from '../domain/vm-drift';
 import { toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
 
 /** Whose VMs a caller sees: all (staff), or those of the given customers. */
@@ -12,19 +13,6 @@ export interface VmRecord {
   view: VirtualMachineView;
   moref: string;
   rowUuid: string;
-}
-
-/** What a read-back or pull records of a VM (vCenter's figures) and the state it leaves it in. */
-export interface VmFigures {
-  readonly moref: string;
-  readonly name: string;
-  readonly runtimeState: VmRuntimeState;
-  readonly cpu: number;
-  readonly coresPerSocket: number;
-  readonly ram: number;
-  readonly disk: number;
-  readonly toolsState: ToolsState;
-  readonly toolsInstalled: boolean;
 }
 
 interface RawDisk extends RawDiskRow {
