@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port';
+
+const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
+const NODE_CONFIG = join(__dirname, '..', '..', 'deploy', 'nats', 'cluster-node.conf');
+
+/** One node of the cluster: its ports stay the same across restarts, and so does its store. */
+export class NatsClusterNode {
+  private child?: ChildProcess;
+  private exited?: Promise<void>;
+  output = '';
+
+  constructor(
+    readonly name: string,
+    readonly clientPort: number,
+    readonly clusterPort: number,
+    private readonly store: string,
+    private readonly routes: string[],
+  ) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.clientPort}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Starts the node with the repo's cluster configuration; resolves once it accepts clients. */
+  async start(timeoutMs = 15_000): Promise<void> {
+    const child = spawn(NATS_SERVER, ['-c', NODE_CONFIG], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        NATS_SERVER_NAME: this.name,
+        NATS_LISTEN: `127.0.0.1:${this.clientPort}`,
+        NATS_STORE_DIR: this.store,
+        NATS_CLUSTER_LISTEN: `127.0.0.1:${this.clusterPort}`,
+        NATS_ROUTE_A: this.routes[0],
+        NATS_ROUTE_B: this.routes[1],
+      },
+    });
+    this.child = child;
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    const keep = (chunk: Buffer) => void (this.output = (this.output + chunk.toString()).slice(-20_000));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const deadline = Date.now() + timeoutMs;
+    while (!(await accepts(this.clientPort))) {
+      if (child.exitCode !== null)
+        throw new Error(`${this.name} exited with ${child.exitCode}:\n${this.output}`);
+      if (Date.now() > deadline)
+        throw new Error(`${this.name} did not listen on ${this.clientPort}:\n${this.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** SIGTERM by default; SIGKILL is a node lost without warning. Resolves once the process is gone. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (!this.running) return;
+    this.child!.kill(signal);
+    await this.exited;
+  }
+}
+
+/**
+ * A three-node nats-server cluster with JetStream, of the suite's own: each node on 127.0.0.1 with
+ * a client and a cluster port found free, its store in a temp folder kept across a node's restart
+ * (as a real node's disk is), started from `deploy/nats/cluster-node.conf`. Stopped by pid; the
+ * machine's NATS on 4222 is never touched.
+ */
+export class NatsCluster {
+  readonly folder = mkdtempSync(join(tmpdir(), 'vmm-nats-cluster-'));
+  readonly nodes: NatsClusterNode[] = [];
+
+  /** The client URLs of every node, for NATS_URL (comma-separated). */
+  get urls(): string[] {
+    return this.nodes.map((node) => node.url);
+  }
+
+  async start(size = 3): Promise<void> {
+    const ports = await Promise.all(
+      Array.from({ length: size }, async () => ({ client: await freePort(), cluster: await freePort() })),
+    );
+    for (const [index, port] of ports.entries()) {
+      const routes = ports
+        .filter((_, other) => other !== index)
+        .map((p) => `nats-route://127.0.0.1:${p.cluster}`);
+      this.nodes.push(
+        new NatsClusterNode(
+          `n${index + 1}`,
+          port.client,
+          port.cluster,
+          join(this.folder, `n${index + 1}`),
+          routes,
+        ),
+      );
+    }
+    await Promise.all(this.nodes.map((node) => node.start()));
+    await this.waitForMetaLeader();
+  }
+
+  node(name: string): NatsClusterNode {
+    const node = this.nodes.find((candidate) => candidate.name === name);
+    if (!node) throw new Error(`no node ${name}`);
+    return node;
+  }
+
+  /**
+   * Resolves once JetStream's metadata group has a leader, so streams can be created: until then
+   * the running nodes do not answer `$JS.API.INFO`. Throws after `timeoutMs`.
+   */
+  async waitForMetaLeader(timeoutMs = 20_000): Promise<void> {
+    const { connect } = await import('@nats-io/transport-node');
+    const { jetstreamManager } = await import('@nats-io/jetstream');
+    const deadline = Date.now() + timeoutMs;
+    let lastError: unknown;
+    while (Date.now() < deadline) {
+      const nc = await connect({ servers: this.nodes.filter((n) => n.running).map((n) => n.url) }).catch(
+        (error: unknown) => void (lastError = error),
+      );
+      if (nc) {
+        try {
+          await (await jetstreamManager(nc, { timeout: 2_000 })).getAccountInfo();
+          return;
+        } catch (error) {
+          lastError = error;
+        } finally {
+          await nc.close();
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`the NATS cluster elected no JetStream leader in ${timeoutMs} ms: ${String(lastError)}`);
+  }
+
+  /** Kills every node and removes their stores. */
+  async destroy(): Promise<void> {
+    await Promise.all(this.nodes.map((node) => node.stop('SIGKILL')));
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
