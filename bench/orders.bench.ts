@@ -18,9 +18,18 @@
  *     plus a measured REST round trip); the gateway's RSS with and without the subscribers. Compare
  *     with shared/floors.md §4 (commit → SSE client at N=1,000: p50 ≈ 10 ms, p99 ≈ 24 ms).
  *
- * `npm run bench -- orders [--parts a,b,c]` (all by default); the last line is one JSON object.
+ * `--cluster` runs (a) and (c) twice in one run: as above (one NATS server, one instance of each
+ * app), then on a three-node NATS cluster of the bench's own (test/support/nats-cluster.ts, streams
+ * with three replicas) with two instances of every app: (a)'s clients and (c)'s subscribers split
+ * over the two gateways, (c)'s approvals through the first. Each figure of (a) and (c) then has a
+ * `single` and a `cluster` part. (b) runs on the single node only.
+ *
+ * `npm run bench -- orders [--parts a,b,c] [--cluster]` (all parts, single node by default); the
+ * last line is one JSON object.
  */
 import type { Socket } from 'node:net';
+import type { ApiSystemOptions } from '../test/support/api-system';
+import { NatsCluster } from '../test/support/nats-cluster';
 import { SseClient } from '../test/support/sse-client';
 import { VsphereMarketplace } from '../test/support/vsphere-marketplace';
 import { runLoad } from './support/http-load';
@@ -61,10 +70,17 @@ function partsWanted(): Set<string> {
   return new Set(list.split(',').map((part) => part.trim()));
 }
 
-async function basicOrders(): Promise<Record<string, unknown>> {
-  const market = await startBasicMarketplace('benchorders');
+/** Where (a) and (c) run: the machine's NATS with one instance of each app, or the bench's cluster. */
+interface Setup {
+  name: 'single' | 'cluster';
+  options: ApiSystemOptions;
+}
+
+async function basicOrders(setup: Setup): Promise<Record<string, unknown>> {
+  const market = await startBasicMarketplace(`benchorders${setup.name}`, setup.options);
   try {
     const { system, memberToken, offering, plan, project } = market;
+    const origins = system.gateways.map((gateway) => gateway.base);
     const headers = { Authorization: `Token ${memberToken}` };
     const order = (index: number) => ({
       method: 'POST' as const,
@@ -79,14 +95,22 @@ async function basicOrders(): Promise<Record<string, unknown>> {
         accepting_terms_of_service: true,
       }),
     });
-    await runLoad(system.base, WARM_UP, CONCURRENCY, order);
-    const pids = { gateway: system.gateway.pid!, orderService: system.orderService.pid! };
-    const before = { gateway: cpuSeconds(pids.gateway), orderService: cpuSeconds(pids.orderService) };
-    const load = await runLoad(system.base, ORDERS, CONCURRENCY, (i) => order(WARM_UP + i));
+    await runLoad(origins, WARM_UP, CONCURRENCY, order);
+    const pids = {
+      gateway: system.gateways.map((gateway) => gateway.process.pid!),
+      orderService: [system.orderService, ...system.others]
+        .filter((app) => app.app === 'order-service')
+        .map((app) => app.pid!),
+    };
+    const cpuOf = (list: number[]) => list.reduce((total, pid) => total + cpuSeconds(pid), 0);
+    const before = { gateway: cpuOf(pids.gateway), orderService: cpuOf(pids.orderService) };
+    const load = await runLoad(origins, ORDERS, CONCURRENCY, (i) => order(WARM_UP + i));
+    // Summed over the app's instances.
     const cpuMsPerOrder = (app: keyof typeof pids) =>
-      Math.round(((cpuSeconds(pids[app]) - before[app]) * 1e6) / ORDERS) / 1000;
+      Math.round(((cpuOf(pids[app]) - before[app]) * 1e6) / ORDERS) / 1000;
     const [{ count }] = await system.sql<{ count: string }>('SELECT count(*) FROM marketplace.orders');
     return {
+      gateways: origins.length,
       orders: ORDERS,
       concurrency: CONCURRENCY,
       accepted_per_second: load.perSecond,
@@ -165,22 +189,28 @@ async function vmOrders(): Promise<Record<string, unknown>> {
   }
 }
 
-async function sseDelay(): Promise<Record<string, unknown>> {
-  const market: BasicMarketplace = await startBasicMarketplace('benchsse');
+async function sseDelay(setup: Setup): Promise<Record<string, unknown>> {
+  const market: BasicMarketplace = await startBasicMarketplace(`benchsse${setup.name}`, setup.options);
   const sockets: Socket[] = [];
   try {
     const { system, memberToken, offering, plan, project } = market;
+    const ports = system.gateways.map((gateway) => gateway.port);
     const gatewayPid = system.gateway.pid!;
     const rssEmpty = rssWholeMb(gatewayPid);
     const arrivals = new Map<string, number[]>();
     for (let i = 0; i < SUBSCRIBERS; i++) {
       sockets.push(
-        await subscribeToOrders(system.port, memberToken, '?type=OrderStateChanged', (uuid, state, at) => {
-          if (state !== 'executing') return;
-          const list = arrivals.get(uuid) ?? [];
-          list.push(at);
-          arrivals.set(uuid, list);
-        }),
+        await subscribeToOrders(
+          ports[i % ports.length],
+          memberToken,
+          '?type=OrderStateChanged',
+          (uuid, state, at) => {
+            if (state !== 'executing') return;
+            const list = arrivals.get(uuid) ?? [];
+            list.push(at);
+            arrivals.set(uuid, list);
+          },
+        ),
       );
     }
     const rssSubscribed = rssWholeMb(gatewayPid);
@@ -218,12 +248,13 @@ async function sseDelay(): Promise<Record<string, unknown>> {
     }
     const rest = percentiles(restRoundTrips);
     return {
+      gateways: ports.length,
       subscribers: SUBSCRIBERS,
       state_changes: measured.length,
       events_missing: missing,
       commit_to_subscriber_ms: percentiles(delays),
       polling_every_3s_mean_delay_ms: round(POLL_PERIOD_MS / 2 + rest.p50),
-      gateway_rss_mb: { no_subscribers: rssEmpty, subscribed: rssSubscribed, after_events: rssAfter },
+      first_gateway_rss_mb: { no_subscribers: rssEmpty, subscribed: rssSubscribed, after_events: rssAfter },
     };
   } finally {
     for (const socket of sockets) socket.destroy();
@@ -231,20 +262,39 @@ async function sseDelay(): Promise<Record<string, unknown>> {
   }
 }
 
+const SINGLE: Setup = { name: 'single', options: {} };
+
+/** Runs `part` on the single node and, with `--cluster`, on the cluster too; one figure or both. */
+async function onEachSetup(
+  label: string,
+  part: (setup: Setup) => Promise<Record<string, unknown>>,
+  cluster?: NatsCluster,
+): Promise<Record<string, unknown>> {
+  const single = await part(SINGLE);
+  console.log(`${label} single ${JSON.stringify(single)}`);
+  if (!cluster) return single;
+  const clustered = await part({
+    name: 'cluster',
+    options: { natsUrls: cluster.urls, instances: 2, appEnv: { NATS_STREAM_REPLICAS: '3' } },
+  });
+  console.log(`${label} cluster ${JSON.stringify(clustered)}`);
+  return { single, cluster: clustered };
+}
+
 async function main(): Promise<void> {
   const parts = partsWanted();
   const figures: Record<string, unknown> = {};
-  if (parts.has('a')) {
-    figures.basic_orders = await basicOrders();
-    console.log(`(a) ${JSON.stringify(figures.basic_orders)}`);
-  }
-  if (parts.has('b')) {
-    figures.vm_orders = await vmOrders();
-    console.log(`(b) ${JSON.stringify(figures.vm_orders)}`);
-  }
-  if (parts.has('c')) {
-    figures.sse = await sseDelay();
-    console.log(`(c) ${JSON.stringify(figures.sse)}`);
+  const cluster = process.argv.includes('--cluster') ? new NatsCluster() : undefined;
+  try {
+    await cluster?.start();
+    if (parts.has('a')) figures.basic_orders = await onEachSetup('(a)', basicOrders, cluster);
+    if (parts.has('b')) {
+      figures.vm_orders = await vmOrders();
+      console.log(`(b) ${JSON.stringify(figures.vm_orders)}`);
+    }
+    if (parts.has('c')) figures.sse = await onEachSetup('(c)', sseDelay, cluster);
+  } finally {
+    await cluster?.destroy();
   }
   console.log(JSON.stringify(figures));
 }

@@ -1,4 +1,4 @@
-import { ApiSystem } from '../../test/support/api-system';
+import { ApiSystem, type ApiSystemOptions } from '../../test/support/api-system';
 
 type Named = Record<string, unknown> & { uuid: string };
 
@@ -15,8 +15,11 @@ export interface BasicMarketplace {
   project: Named;
 }
 
-export async function startBasicMarketplace(label: string): Promise<BasicMarketplace> {
-  const system = await ApiSystem.start(label);
+export async function startBasicMarketplace(
+  label: string,
+  options: ApiSystemOptions = {},
+): Promise<BasicMarketplace> {
+  const system = await ApiSystem.start(label, options);
   const staff = system.staffToken;
   const provider = await system.ok<Named>(staff, 'POST', '/api/customers/', { name: 'Bench Provider' });
   const customer = await system.ok<Named>(staff, 'POST', '/api/customers/', { name: 'Bench Customer' });

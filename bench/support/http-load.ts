@@ -23,21 +23,26 @@ export interface LoadRequest {
 /**
  * `total` requests through `concurrency` keep-alive connections, each worker sending its next
  * request when the last one answered (closed loop, as 50 clients would). Latency per request in ms.
+ * Several origins (gateway instances) share the workers in turn, as a load balancer would.
  */
 export async function runLoad(
-  origin: string,
+  origins: string | string[],
   total: number,
   concurrency: number,
   next: (index: number) => LoadRequest,
   expectStatus: (status: number) => boolean = (status) => status < 300,
 ): Promise<LoadResult> {
-  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
+  const bases = typeof origins === 'string' ? [origins] : origins;
+  const pools = bases.map(
+    (origin) => new Pool(origin, { connections: Math.ceil(concurrency / bases.length), pipelining: 1 }),
+  );
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let issued = 0;
   let failures = 0;
   const started = performance.now();
-  const worker = async () => {
+  const worker = async (index: number) => {
+    const pool = pools[index % pools.length];
     while (issued < total) {
       const request = next(issued++);
       const t0 = performance.now();
@@ -53,9 +58,9 @@ export async function runLoad(
       if (!expectStatus(answer.statusCode)) failures += 1;
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await Promise.all(Array.from({ length: concurrency }, (_, index) => worker(index)));
   const seconds = (performance.now() - started) / 1000;
-  await pool.close();
+  await Promise.all(pools.map((pool) => pool.close()));
   const sorted = ascending(latencies);
   const at = (p: number) => round(percentile(sorted, p));
   return {

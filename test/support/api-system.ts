@@ -8,6 +8,25 @@ import { callRest, createStaffToken, insertToken, runSql, successBody, type Answ
 
 export type { Answer };
 
+export interface ApiSystemOptions {
+  /** The vSphere adapter and the sync scheduler too: the gateway's /health is healthy only with them. */
+  allApps?: boolean;
+  gatewayEnv?: Record<string, string>;
+  /** The NATS servers the apps and the test use (a cluster's nodes); the machine's NATS by default. */
+  natsUrls?: string[];
+  /** Instances of each app: every gateway on a port of its own. One by default. */
+  instances?: number;
+  /** Extra variables of every app (NATS_STREAM_REPLICAS, say). */
+  appEnv?: Record<string, string>;
+}
+
+/** A gateway instance and where it listens. */
+export interface GatewayInstance {
+  process: AppProcess;
+  port: number;
+  base: string;
+}
+
 /**
  * The order service and the gateway as processes, on a database and NATS namespace of the suite's
  * own, with a staff user made the way an operator makes the first one (`create-staff`).
@@ -15,8 +34,10 @@ export type { Answer };
 export class ApiSystem {
   orderService!: AppProcess;
   gateway!: AppProcess;
-  /** The adapter and the scheduler, when asked for: the gateway's /health is healthy only with them. */
+  /** The adapter and the scheduler when asked for, and every instance of an app after its first. */
   readonly others: AppProcess[] = [];
+  /** The gateways after the first (`gateway`, on `port`), when more than one instance was asked for. */
+  readonly moreGateways: GatewayInstance[] = [];
   staffToken = '';
   /** Extra variables of every gateway this system starts (SSE settings, say). */
   gatewayEnv: Record<string, string> = {};
@@ -26,28 +47,38 @@ export class ApiSystem {
   private constructor(
     readonly db: TestDatabase,
     readonly nats: TestNats,
+    private readonly natsUrls: string[],
+    private readonly appEnv: Record<string, string>,
   ) {}
 
-  static async start(
-    label: string,
-    options: { allApps?: boolean; gatewayEnv?: Record<string, string> } = {},
-  ): Promise<ApiSystem> {
-    const system = new ApiSystem(await createTestDatabase(label), await createTestNats(label));
+  static async start(label: string, options: ApiSystemOptions = {}): Promise<ApiSystem> {
+    const natsUrls = options.natsUrls ?? [testEnv.natsUrl];
+    const system = new ApiSystem(
+      await createTestDatabase(label),
+      await createTestNats(label, natsUrls),
+      natsUrls,
+      options.appEnv ?? {},
+    );
     system.gatewayEnv = options.gatewayEnv ?? {};
     system.port = await freePort();
     system.base = `http://127.0.0.1:${system.port}`;
     system.staffToken = await system.createStaff('root');
     system.orderService = new AppProcess('order-service', system.env);
-    system.gateway = system.newGateway();
-    if (options.allApps) {
-      system.others.push(
-        new AppProcess('vsphere-adapter', system.env),
-        new AppProcess('sync-scheduler', system.env),
-      );
+    system.gateway = system.newGateway(system.port);
+    const instances = options.instances ?? 1;
+    const services = options.allApps ? (['vsphere-adapter', 'sync-scheduler'] as const) : [];
+    for (const app of services) system.others.push(new AppProcess(app, system.env));
+    for (let extra = 1; extra < instances; extra++) {
+      const port = await freePort();
+      system.moreGateways.push({ process: system.newGateway(port), port, base: `http://127.0.0.1:${port}` });
+      for (const app of ['order-service', ...services] as const)
+        system.others.push(new AppProcess(app, system.env));
     }
     await Promise.all([
       system.orderService.start(),
-      system.gateway.start('gateway listening'),
+      ...[system.gateway, ...system.moreGateways.map((g) => g.process)].map((g) =>
+        g.start('gateway listening'),
+      ),
       ...system.others.map((app) => app.start()),
     ]);
     return system;
@@ -56,13 +87,19 @@ export class ApiSystem {
   get env(): Record<string, string> {
     return {
       DATABASE_URL: this.db.url,
-      NATS_URL: testEnv.natsUrl,
+      NATS_URL: this.natsUrls.join(','),
       NATS_NAMESPACE: this.nats.topology.namespace,
+      ...this.appEnv,
     };
   }
 
-  private newGateway(): AppProcess {
-    return new AppProcess('gateway', { ...this.env, ...this.gatewayEnv, GATEWAY_PORT: String(this.port) });
+  /** Every gateway instance, the first one first. */
+  get gateways(): GatewayInstance[] {
+    return [{ process: this.gateway, port: this.port, base: this.base }, ...this.moreGateways];
+  }
+
+  private newGateway(port: number): AppProcess {
+    return new AppProcess('gateway', { ...this.env, ...this.gatewayEnv, GATEWAY_PORT: String(port) });
   }
 
   /** `create-staff <username>` as an operator runs it; returns the token it prints last. */
@@ -79,7 +116,7 @@ export class ApiSystem {
   async restartGateway(extraEnv: Record<string, string> = {}): Promise<void> {
     await this.gateway.stop();
     Object.assign(this.gatewayEnv, extraEnv);
-    this.gateway = this.newGateway();
+    this.gateway = this.newGateway(this.port);
     await this.gateway.start('gateway listening');
   }
 
@@ -128,6 +165,7 @@ export class ApiSystem {
   async stop(): Promise<void> {
     await Promise.all([
       this.gateway?.stop(),
+      ...this.moreGateways.map((g) => g.process.stop()),
       this.orderService?.stop(),
       ...this.others.map((app) => app.stop()),
     ]);

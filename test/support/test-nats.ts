@@ -11,9 +11,15 @@ export interface TestNats {
   close(): Promise<void>;
 }
 
-/** A NATS connection and a namespace of the suite's own: its streams and subjects collide with no other suite. */
-export async function createTestNats(label: string): Promise<TestNats> {
-  const nc = await connect({ servers: testEnv.natsUrl, name: `test-${label}` });
+/**
+ * A NATS connection and a namespace of the suite's own: its streams and subjects collide with no
+ * other suite. On the machine's NATS unless `servers` names others (a cluster's nodes).
+ */
+export async function createTestNats(
+  label: string,
+  servers: string[] = [testEnv.natsUrl],
+): Promise<TestNats> {
+  const nc = await connect({ servers, name: `test-${label}` });
   const jsm = await jetstreamManager(nc);
   const names = topology(uniqueToken(`t${label.replace(/[^a-z0-9]/g, '')}-`).slice(0, 40));
   return {
