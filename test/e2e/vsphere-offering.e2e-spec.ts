@@ -3,6 +3,7 @@ import { VcsimLibrary } from '../../apps/vsphere-adapter/test/support/vcsim-libr
 import { ApiSession, type Json } from '../support/api-session';
 import { AppProcess } from '../support/app-process';
 import { freePort } from '../support/free-port';
+import { SseClient } from '../support/sse-client';
 import { readStream, type StoredEvent } from '../support/stream-census';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { testEnv } from '../support/test-env';
@@ -204,6 +205,64 @@ describe('the vSphere offering through the gateway: credentials, synchronisation
     expect(mine.plans).toEqual([
       expect.objectContaining({ name: 'Default', prices: { cpu: '5.0000', ram: '2.0000', disk: '0.1000' } }),
     ]);
+  });
+
+  it("streams the offering's sync over SSE to its provider's owner and staff, not to another organisation", async () => {
+    const query = `/api/events?offering_uuid=${offering.uuid}`;
+    const owner = await SseClient.open(`${api.base}${query}`, { token: api.tokens.owner });
+    const staff = await SseClient.open(`${api.base}${query}`, { token: api.tokens.staff });
+    const other = await SseClient.open(`${api.base}${query}`, { token: api.tokens.member });
+    const integrationTypes = ['SyncStarted', 'SyncFinished', 'IntegrationStateChanged'];
+    const seen = (client: SseClient) =>
+      client.messages.filter((m) => integrationTypes.includes(m.event)).map((m) => m.event);
+    try {
+      const ok = await synchronised();
+      for (const client of [owner, staff]) {
+        await client.waitFor((c) => seen(c).includes('SyncFinished'), 10_000, 'SyncFinished');
+        expect(seen(client)).toEqual(['SyncStarted', 'SyncFinished']);
+        expect(client.data('SyncStarted')[0]).toMatchObject({
+          offeringUuid: offering.uuid,
+          providerUuid: provider,
+          integration: { sync_state: 'SYNCING' },
+        });
+        expect(client.data('SyncFinished')[0]).toMatchObject({
+          offeringUuid: offering.uuid,
+          providerUuid: provider,
+          outcome: 'OK',
+          counts: ok.counts,
+        });
+      }
+
+      // A state change: a wrong password makes the next sync ERRED, the right one OK again.
+      await save({ password: 'not-the-password' });
+      expect((await synchronised()).state).toBe('ERRED');
+      await save({ password });
+      expect((await synchronised()).state).toBe('OK');
+      for (const client of [owner, staff]) {
+        await client.waitFor(
+          (c) => c.data('IntegrationStateChanged').length >= 2,
+          10_000,
+          'two IntegrationStateChanged',
+        );
+        expect(
+          client
+            .data<{ previousState: string; providerUuid: string; state: string }>('IntegrationStateChanged')
+            .map((e) => [e.previousState, e.state, e.providerUuid]),
+        ).toEqual([
+          ['OK', 'ERRED', provider],
+          ['ERRED', 'OK', provider],
+        ]);
+        expect(JSON.stringify(client.messages)).not.toContain(password);
+      }
+      // Fanned out to every stream at once: give the other one time to receive what it would.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(other.status).toBe(200);
+      expect(seen(other)).toEqual([]);
+    } finally {
+      owner.close();
+      staff.close();
+      other.close();
+    }
   });
 
   it('never shows the password: not in an answer, an event on the streams, nor a log line', async () => {

@@ -1,38 +1,13 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import type { Json } from '../support/api-session';
+import { launchChromium, seriousViolations, SHOTS } from '../support/browser';
 import { VsphereMarketplace } from '../support/vsphere-marketplace';
 
 jest.setTimeout(300_000);
 
 type Named = Json & { uuid: string; name: string };
-
-/** Debian's Chromium (`apt-get install chromium`, as .ci/run does): playwright's own download is unreachable. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = join(__dirname, '..', '..', 'test-output', 'web');
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core run in the page: the violations of serious or critical impact, as `id: target` lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugger protocol: the page's CSP (no inline script) stays as served.
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return (violations as AxeViolation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /**
  * The web portal in a real browser (Debian's Chromium driven by playwright-core) against the whole
@@ -58,11 +33,6 @@ describe('the web portal in Chromium, end to end', () => {
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `No Chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`,
-      );
-    mkdirSync(SHOTS, { recursive: true });
     market = await VsphereMarketplace.start('webportal');
     const networks = await market.inventory('vmware-networks');
     dvpg = networks.find((n) => n.name === 'DC0_DVPG0') as Named;
@@ -93,7 +63,7 @@ describe('the web portal in Chromium, end to end', () => {
     await market.api.ok('staff', 'POST', `/api/users/${market.api.users.outsider}/change_password/`, {
       new_password: outsiderPassword,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => requests.push(request));
   });

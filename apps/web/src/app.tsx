@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { ApiClient, messageOf } from './api/client';
 import type { Project, User } from './api/types';
 import { Layout } from './components/layout';
@@ -13,6 +13,10 @@ import { VmPage } from './pages/vm-page';
 import { VmsPage } from './pages/vms-page';
 import { match, usePath, WEB_PATHS } from './router';
 import { SessionProvider, tokenStore } from './session';
+
+// Few users provide offerings: their pages load on first visit and stay out of the first page's bundle.
+const ProviderOfferingsPage = lazy(() => import('./pages/provider/provider-offerings-page'));
+const ProviderOfferingPage = lazy(() => import('./pages/provider/provider-offering-page'));
 
 interface Signed {
   token: string;
@@ -57,7 +61,9 @@ export function App() {
   return (
     <SessionProvider key={signed.token} {...signed} onSignOut={signOut}>
       <Layout>
-        <Routes />
+        <Suspense fallback={<p className="loading">Loading…</p>}>
+          <Routes />
+        </Suspense>
       </Layout>
     </SessionProvider>
   );
@@ -73,5 +79,7 @@ function Routes() {
   if ((params = match(WEB_PATHS.vm, path))) return <VmPage uuid={params.uuid} />;
   if (match(WEB_PATHS.vms, path)) return <VmsPage />;
   if (match(WEB_PATHS.providerOrders, path)) return <ProviderOrdersPage />;
+  if ((params = match(WEB_PATHS.providerOffering, path))) return <ProviderOfferingPage uuid={params.uuid} />;
+  if (match(WEB_PATHS.providerOfferings, path)) return <ProviderOfferingsPage />;
   return <CataloguePage />;
 }

@@ -17,7 +17,7 @@ describe('topology', () => {
     ).toBe(true);
   });
 
-  it('names the sync request on the scheduler stream and the vSphere sync events under <ns>.vsphere.', () => {
+  it('names the sync request on the scheduler stream and the vSphere sync events under <ns>.vsphere.feed.', () => {
     const names = topology('t1');
     expect(names.streams.scheduler).toEqual({ name: 'T1_SCHEDULER', subjects: ['t1.scheduler.>'] });
     expect(names.consumers.adapterSyncRequested).toEqual({
@@ -33,9 +33,11 @@ describe('topology', () => {
       names.subjects.syncFinished,
       names.subjects.integrationStateChanged,
     ];
-    expect(events.every((s) => s.startsWith('t1.vsphere.integration.'))).toBe(true);
-    // The order service's outcome consumer must not receive them.
+    // Under the adapter's feed subjects, so that the feed stream (and SSE) carries them.
+    expect(events.every((s) => s.startsWith('t1.vsphere.feed.'))).toBe(true);
+    // The order service's outcome and VmChanged consumers must not receive them.
     expect(events.some((s) => s.startsWith('t1.vsphere.order.'))).toBe(false);
+    expect(events).not.toContain(names.consumers.orderServiceVmChanges.filter);
   });
 
   it('refuses a namespace that would break subjects or stream names', () => {

@@ -36,7 +36,10 @@ export interface Topology {
     readonly accessChanged: string;
     /** Per offering type: `<ns>.scheduler.sync.requested.<type token>`; published by the sync scheduler. */
     syncRequested(offeringType: string): string;
-    /** SyncStarted, SyncFinished, IntegrationStateChanged, VmChanged (`.vsphere.feed.vm`): published by the vSphere adapter. */
+    /**
+     * SyncStarted, SyncFinished, IntegrationStateChanged (`.vsphere.feed.sync.*`, `.vsphere.feed.integration`)
+     * and VmChanged (`.vsphere.feed.vm`): published by the vSphere adapter under `feed` so that SSE carries them.
+     */
     readonly syncStarted: string;
     readonly syncFinished: string;
     readonly integrationStateChanged: string;
@@ -118,9 +121,9 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
       resourceStateChanged: `${namespace}.marketplace.feed.resource`,
       accessChanged: `${namespace}.marketplace.feed.access`,
       syncRequested,
-      syncStarted: `${namespace}.vsphere.integration.sync.started`,
-      syncFinished: `${namespace}.vsphere.integration.sync.finished`,
-      integrationStateChanged: `${namespace}.vsphere.integration.state.changed`,
+      syncStarted: `${namespace}.vsphere.feed.sync.started`,
+      syncFinished: `${namespace}.vsphere.feed.sync.finished`,
+      integrationStateChanged: `${namespace}.vsphere.feed.integration`,
       vmChanged: `${namespace}.vsphere.feed.vm`,
     },
     consumers: {

@@ -49,7 +49,7 @@ describe('event stream filters', () => {
     expect(fieldsOf(() => parseEventStreamQuery({ project_uuid: 'x', type: 'Nope' }))).toEqual({
       project_uuid: ['Must be a valid UUID.'],
       type: [
-        'Unknown event type "Nope": must be among OrderStateChanged, ResourceStateChanged, OfferingChanged, VmChanged.',
+        'Unknown event type "Nope": must be among OrderStateChanged, ResourceStateChanged, OfferingChanged, VmChanged, SyncStarted, SyncFinished, IntegrationStateChanged.',
       ],
     });
     expect(fieldsOf(() => parseEventStreamQuery({ type: 'AccessChanged' }))).toHaveProperty('type');

@@ -105,6 +105,84 @@ describe('decodeFeedEvent', () => {
     expect(JSON.parse(data)).toMatchObject({ uuid: vm.uuid, operation: null });
   });
 
+  it("reads SyncStarted, SyncFinished and IntegrationStateChanged: scoped to the offering's provider, framed as published", () => {
+    const counts = { templates: 1, clusters: 2, networks: 3, datastores: 4, folders: 5 };
+    const none = { created: 0, updated: 0, removed: 0 };
+    const integration = {
+      offering_uuid: uuid(2),
+      backend_url: 'https://vc.example',
+      username: 'admin',
+      password_set: true,
+      default_cluster_label: '',
+      max_cpu: null,
+      max_ram: null,
+      max_disk: null,
+      max_disk_total: null,
+      max_cores_per_socket: null,
+      verify_ssl: false,
+      ca_pem: null,
+      state: 'OK',
+      error_message: '',
+      sync_state: 'SYNCING',
+      last_sync_started: now,
+      last_sync_finished: null,
+      last_sync_success: null,
+      last_sync_error: '',
+      counts,
+      skipped: [],
+      basic_mode: false,
+      created: now,
+      modified: now,
+    };
+    const finished = {
+      offeringUuid: uuid(2),
+      providerUuid: uuid(5),
+      outcome: 'OK',
+      errorMessage: '',
+      counts,
+      changes: { templates: none, clusters: none, networks: none, datastores: none, folders: none },
+      skipped: [],
+      errors: [],
+      durationMs: 12,
+      integration,
+    };
+    const stateChanged = {
+      offeringUuid: uuid(2),
+      providerUuid: uuid(5),
+      previousState: 'CREATING',
+      state: 'OK',
+      errorMessage: '',
+      integration,
+    };
+    const cases = [
+      ['SyncStarted', { offeringUuid: uuid(2), providerUuid: uuid(5), integration }],
+      ['SyncFinished', finished],
+      ['IntegrationStateChanged', stateChanged],
+    ] as const;
+    for (const [type, data] of cases) {
+      const event = decodeFeedEvent(11, envelope(type, data));
+      if (event.kind !== 'public') throw new Error(`${type}: ${event.kind}`);
+      expect(event.type).toBe(type);
+      expect(event.scope).toEqual({
+        offeringUuid: uuid(2),
+        customerUuid: uuid(5),
+        providerUuid: uuid(5),
+        public: false,
+      });
+      const frame = event.frame(new Links('http://gw')).toString().split('\n');
+      expect(frame.slice(0, 2)).toEqual(['id: 11', `event: ${type}`]);
+      expect(JSON.parse(frame[2].slice('data: '.length))).toEqual(data);
+      expect(decodeFeedEvent(12, envelope(type, { ...data, offeringUuid: 'x' }))).toMatchObject({
+        kind: 'skipped',
+        reason: `invalid ${type}`,
+      });
+      // From an integration never told its offering's customer: no owner matches, staff still see it.
+      const untold = decodeFeedEvent(13, envelope(type, { ...data, providerUuid: null }));
+      if (untold.kind !== 'public') throw new Error(`${type}: ${untold.kind}`);
+      expect(untold.scope).toMatchObject({ customerUuid: '', providerUuid: '' });
+    }
+  });
+
   it('reads AccessChanged as internal, and skips what it cannot stream', () => {
     expect(decodeFeedEvent(1, envelope('AccessChanged', { user_uuids: [uuid(1)] }))).toEqual({
       kind: 'access',
@@ -116,6 +194,10 @@ describe('decodeFeedEvent', () => {
       kind: 'skipped',
     });
     expect(decodeFeedEvent(4, envelope('SyncStarted', {}))).toMatchObject({ kind: 'skipped' });
+    expect(decodeFeedEvent(5, envelope('OrderCanceled', {}))).toMatchObject({
+      kind: 'skipped',
+      reason: 'type OrderCanceled is not streamed',
+    });
   });
 
   it('writes a control message without an id unless given', () => {

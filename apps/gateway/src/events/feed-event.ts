@@ -1,9 +1,12 @@
 import {
   AccessChangedEvent,
   envelopeSchema,
+  IntegrationStateChangedEvent,
   OfferingChangedEvent,
   OrderStateChangedEvent,
   ResourceStateChangedEvent,
+  SyncFinishedEvent,
+  SyncStartedEvent,
   TERMINAL_ORDER_STATES,
   VmChangedEvent,
   type OfferingView,
@@ -17,6 +20,9 @@ export const PUBLIC_EVENT_TYPES = [
   'ResourceStateChanged',
   'OfferingChanged',
   'VmChanged',
+  'SyncStarted',
+  'SyncFinished',
+  'IntegrationStateChanged',
 ] as const;
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
 
@@ -105,6 +111,30 @@ function presentOffering(view: OfferingView, links: Links): object {
     customer: links.resource('customers', view.customer_uuid),
     plans: view.plans.map((plan) => ({ url: `${offering}plans/${plan.uuid}/`, ...plan, offering })),
   };
+}
+
+/** SyncStarted, SyncFinished or IntegrationStateChanged: the contract's data as the adapter published it. */
+function integrationEvent(
+  seq: number,
+  type: 'SyncStarted' | 'SyncFinished' | 'IntegrationStateChanged',
+  parsed: { success: true; data: { offeringUuid: string; providerUuid: string | null } } | { success: false },
+): FeedEvent {
+  if (!parsed.success) return { kind: 'skipped', seq, reason: `invalid ${type}` };
+  const event = parsed.data;
+  return publicEvent(
+    seq,
+    type,
+    {
+      offeringUuid: event.offeringUuid,
+      // The provider's owners see them. An integration never told its customer: no owner matches ''.
+      customerUuid: event.providerUuid ?? '',
+      providerUuid: event.providerUuid ?? '',
+      public: false,
+    },
+    false,
+    // The integration's public view inside never holds the password.
+    () => event,
+  );
 }
 
 /**
@@ -208,6 +238,16 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
         }),
       );
     }
+    case SyncStartedEvent.type:
+      return integrationEvent(seq, 'SyncStarted', SyncStartedEvent.schema.safeParse(data));
+    case SyncFinishedEvent.type:
+      return integrationEvent(seq, 'SyncFinished', SyncFinishedEvent.schema.safeParse(data));
+    case IntegrationStateChangedEvent.type:
+      return integrationEvent(
+        seq,
+        'IntegrationStateChanged',
+        IntegrationStateChangedEvent.schema.safeParse(data),
+      );
     case AccessChangedEvent.type: {
       const parsed = AccessChangedEvent.schema.safeParse(data);
       if (!parsed.success) return { kind: 'skipped', seq, reason: `invalid ${type}` };

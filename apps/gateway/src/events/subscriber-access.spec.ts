@@ -41,4 +41,10 @@ describe('SubscriberAccess: the REST rules, checked per event in memory', () => 
     expect(access([1], []).canSee(scope(offering))).toBe(false);
     expect(access([], [3]).canSee(scope(offering))).toBe(true);
   });
+
+  it('sync events of an integration never told its customer are seen by staff only', () => {
+    const sync = { projectUuid: undefined, customerUuid: '', providerUuid: '' };
+    expect(access([], [], true).canSee(scope(sync))).toBe(true);
+    expect(access([1], [2, 3]).canSee(scope(sync))).toBe(false);
+  });
 });

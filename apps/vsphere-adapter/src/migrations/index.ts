@@ -4,6 +4,7 @@ import { CreateIntegrations1764480000021 } from './1764480000021-create-integrat
 import { CreateVirtualMachines1764480000030 } from './1764480000030-create-virtual-machines';
 import { VmProject1764480000040 } from './1764480000040-vm-project';
 import { VmOperations1764480000050 } from './1764480000050-vm-operations';
+import { IntegrationCustomer1764480000056 } from './1764480000056-integration-customer';
 
 /** Every migration of the `vsphere` schema, in order. */
 export const VSPHERE_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const VSPHERE_MIGRATIONS = [
   CreateVirtualMachines1764480000030,
   VmProject1764480000040,
   VmOperations1764480000050,
+  IntegrationCustomer1764480000056,
 ];

@@ -8,6 +8,7 @@ const NAV = [
   { href: '/orders', label: 'Orders' },
   { href: '/resources', label: 'Resources' },
   { href: '/vms', label: 'Virtual machines' },
+  { href: '/provider/offerings', label: 'Your offerings' },
   { href: '/provider/orders', label: 'Provider orders' },
 ];
 

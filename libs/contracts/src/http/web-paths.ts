@@ -13,6 +13,8 @@ export const WEB_PATHS = {
   vms: '/vms',
   vm: '/vms/:uuid',
   providerOrders: '/provider/orders',
+  providerOfferings: '/provider/offerings',
+  providerOffering: '/provider/offerings/:uuid',
 } as const;
 
 /** Whether a path is one of the portal's pages. */

@@ -15,6 +15,8 @@ export const INTEGRATION_UPDATE_PATTERN = 'vsphere.integration.update';
 
 export const integrationUpdateRequestSchema = z.strictObject({
   offering_uuid: z.uuid({ error: messages.uuid }),
+  /** The offering's customer (its provider): the adapter's events carry it so SSE reaches its owners. */
+  customer_uuid: z.uuid({ error: messages.uuid }).optional(),
   service_attributes: serviceAttributesSchema,
 });
 export type IntegrationUpdateRequest = z.input<typeof integrationUpdateRequestSchema>;

@@ -26,8 +26,12 @@ export class VsphereIntegrationClient implements IntegrationPort, OnApplicationS
     return this.ask(PATTERNS.get, { offering_uuid: offeringUuid });
   }
 
-  update(offeringUuid: string, serviceAttributes: Record<string, unknown>) {
-    return this.ask(PATTERNS.update, { offering_uuid: offeringUuid, service_attributes: serviceAttributes });
+  update(offeringUuid: string, customerUuid: string, serviceAttributes: Record<string, unknown>) {
+    return this.ask(PATTERNS.update, {
+      offering_uuid: offeringUuid,
+      customer_uuid: customerUuid,
+      service_attributes: serviceAttributes,
+    });
   }
 
   sync(offeringUuid: string): Promise<RequestReply<IntegrationSummary>> {

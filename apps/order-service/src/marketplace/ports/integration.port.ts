@@ -15,8 +15,10 @@ export interface IntegrationSummary {
 
 export interface IntegrationPort {
   get(offeringUuid: string): Promise<RequestReply<IntegrationSummary>>;
+  /** `customerUuid`: the offering's customer, which the adapter's events name as the provider. */
   update(
     offeringUuid: string,
+    customerUuid: string,
     serviceAttributes: Record<string, unknown>,
   ): Promise<RequestReply<IntegrationSummary>>;
   sync(offeringUuid: string): Promise<RequestReply<IntegrationSummary>>;

@@ -156,7 +156,7 @@ export class ProviderOfferingService {
   ): Promise<RequestReply<IntegrationSummary>> {
     const offering = await this.vsphereOffering(request.params.uuid, principal);
     if ('status' in offering) return offering;
-    return this.integrations.update(offering.uuid, request.body.service_attributes);
+    return this.integrations.update(offering.uuid, offering.customerUuid, request.body.service_attributes);
   }
 
   async sync(

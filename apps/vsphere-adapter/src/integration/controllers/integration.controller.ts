@@ -27,7 +27,7 @@ export class IntegrationController {
   @MessagePattern(INTEGRATION_UPDATE_PATTERN)
   async onUpdate(@Payload() payload: unknown): Promise<RequestReply<IntegrationView>> {
     return this.guard.handleSchema(integrationUpdateRequestSchema, payload, (request) =>
-      this.integrations.update(request.offering_uuid, request.service_attributes),
+      this.integrations.update(request.offering_uuid, request.service_attributes, request.customer_uuid),
     );
   }
 

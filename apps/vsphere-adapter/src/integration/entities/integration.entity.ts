@@ -7,6 +7,10 @@ export class IntegrationEntity {
   @PrimaryColumn({ name: 'offering_uuid', type: 'uuid' })
   offeringUuid!: string;
 
+  /** The offering's customer (its provider), as the order service last told it; null before. */
+  @Column({ name: 'customer_uuid', type: 'uuid', nullable: true })
+  customerUuid!: string | null;
+
   @Column({ name: 'backend_url', type: 'varchar' })
   backendUrl!: string;
 

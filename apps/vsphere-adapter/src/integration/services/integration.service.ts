@@ -60,7 +60,11 @@ export class IntegrationService {
     private readonly coordinator: SyncCoordinator,
   ) {}
 
-  async update(offeringUuid: string, attributes: ServiceAttributes): Promise<RequestReply<IntegrationView>> {
+  async update(
+    offeringUuid: string,
+    attributes: ServiceAttributes,
+    customerUuid?: string,
+  ): Promise<RequestReply<IntegrationView>> {
     if (attributes.password !== undefined && !this.credentials.canSeal)
       return invalidField(FIELD('password'), NO_KEYS);
     if (attributes.ca_pem !== undefined && attributes.ca_pem !== null) {
@@ -73,7 +77,10 @@ export class IntegrationService {
         const row = await this.integrations.getForUpdate(tx, offeringUuid);
         if (row?.lastSyncSuccess != null && attributes.default_cluster_label)
           await this.checkClusterLabel(offeringUuid, attributes.default_cluster_label);
-        await this.integrations.update(tx, offeringUuid, this.changesOf(offeringUuid, attributes));
+        await this.integrations.update(tx, offeringUuid, {
+          ...this.changesOf(offeringUuid, attributes),
+          ...(customerUuid === undefined ? {} : { customerUuid }),
+        });
         await this.integrations.requestSync(offeringUuid, tx);
       });
     } catch (error) {

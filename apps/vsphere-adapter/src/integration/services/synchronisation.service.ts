@@ -75,7 +75,11 @@ export class SynchronisationService {
         tx,
         subjects.syncStarted,
         SyncStartedEvent,
-        { offeringUuid, integration: toIntegrationView(row, this.config.VSPHERE_BASIC_MODE) },
+        {
+          offeringUuid,
+          providerUuid: row.customerUuid,
+          integration: toIntegrationView(row, this.config.VSPHERE_BASIC_MODE),
+        },
         offeringUuid,
       );
       return row;
@@ -161,6 +165,7 @@ export class SynchronisationService {
         SyncFinishedEvent,
         {
           offeringUuid,
+          providerUuid: row.customerUuid,
           outcome: outcome.ok ? 'OK' : 'ERRED',
           errorMessage: outcome.ok ? '' : outcome.message,
           counts,
@@ -179,6 +184,7 @@ export class SynchronisationService {
           IntegrationStateChangedEvent,
           {
             offeringUuid,
+            providerUuid: row.customerUuid,
             previousState: before.state,
             state: row.state,
             errorMessage: row.errorMessage,
