@@ -175,6 +175,69 @@ describe('the web portal in Chromium, end to end', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('adds, extends and deletes a disk and an adapter, each result arriving live; a refusal stays at its field', async () => {
+    const from = requests.length;
+    // The VM's disks (uuid and size) and adapters, as REST shows them.
+    const devicesOf = async () => {
+      const vm = await market.api.ok<{ disks: { uuid: string; size: number }[]; ports: Named[] }>(
+        'member',
+        'GET',
+        `/api/vmware-virtual-machine/${vmUuid}/`,
+      );
+      return { disks: vm.disks.map((d) => `${d.uuid} ${d.size}`), ports: vm.ports.map((p) => p.uuid) };
+    };
+    const own = await devicesOf();
+    const disks = page.getByRole('region', { name: 'Disks' }).locator('li.device');
+    const adapters = page.getByRole('region', { name: 'Network adapters' }).locator('li.device');
+    const disksBefore = await disks.count();
+    const adaptersBefore = await adapters.count();
+    const ok = (item: ReturnType<Page['locator']>) => item.locator('.badge').getByText('OK', { exact: true });
+
+    // Half a GiB is under the 1024 MiB minimum: the server's message appears under the size field.
+    await page.getByLabel('New disk size (GiB)').fill('0.5');
+    await page.getByRole('button', { name: 'Add disk', exact: true }).click();
+    await page.locator('[data-field-error="new-disk-size"]').waitFor();
+    expect(await page.getByLabel('New disk size (GiB)').getAttribute('aria-invalid')).toBe('true');
+
+    await page.getByLabel('New disk size (GiB)').fill('2');
+    await page.getByRole('button', { name: 'Add disk', exact: true }).click();
+    const newDisk = disks.nth(disksBefore);
+    await newDisk.locator('p', { hasText: '(2048 MiB)' }).waitFor({ timeout: 60_000 });
+    await ok(newDisk).waitFor({ timeout: 60_000 });
+    const label = `disk ${disksBefore + 1}`;
+    await page.getByLabel(`New size of ${label} (GiB)`).fill('3');
+    await page.getByRole('button', { name: `Extend ${label}`, exact: true }).click();
+    await newDisk.locator('p', { hasText: '(3072 MiB)' }).waitFor({ timeout: 60_000 });
+    await ok(newDisk).waitFor({ timeout: 60_000 });
+    await shot('05c-vm-disk-extended');
+    await page.getByRole('button', { name: `Delete ${label}`, exact: true }).click();
+    await newDisk.waitFor({ state: 'detached', timeout: 60_000 });
+    expect(await disks.count()).toBe(disksBefore);
+
+    await page.getByLabel('Network for a new adapter').selectOption({ label: 'VM Network' });
+    await page.getByRole('button', { name: 'Add adapter', exact: true }).click();
+    const newAdapter = adapters.nth(adaptersBefore);
+    await ok(newAdapter).waitFor({ timeout: 60_000 });
+    expect(await newAdapter.innerText()).toContain('VM Network');
+    await shot('05d-vm-adapter-added');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: `Delete adapter ${adaptersBefore + 1}`, exact: true }).click();
+    await newAdapter.waitFor({ state: 'detached', timeout: 60_000 });
+
+    // Every result came over the event stream: the page asked nothing but the changes themselves.
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      expect.stringMatching(/^POST \/api\/vmware-virtual-machine\/[^/]+\/create_disk\/$/),
+      expect.stringMatching(/^POST \/api\/vmware-virtual-machine\/[^/]+\/create_disk\/$/),
+      expect.stringMatching(/^POST \/api\/vmware-disks\/[^/]+\/extend\/$/),
+      expect.stringMatching(/^DELETE \/api\/vmware-disks\/[^/]+\/$/),
+      expect.stringMatching(/^POST \/api\/vmware-virtual-machine\/[^/]+\/create_port\/$/),
+      expect.stringMatching(/^DELETE \/api\/vmware-ports\/[^/]+\/$/),
+    ]);
+    // The VM's own disk and adapter are still there, unchanged: the step extended and deleted the new ones.
+    expect(await devicesOf()).toEqual(own);
+    expect(own.disks).toHaveLength(disksBefore);
+  });
+
   it("shows another organisation's user none of it", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const outsider = await context.newPage();

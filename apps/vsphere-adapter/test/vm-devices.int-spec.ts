@@ -7,7 +7,7 @@ import {
   type MoRef,
   type VmInfo,
 } from '@app/vim25';
-import type { DiskView, PortView } from '@app/contracts';
+import type { DiskView, PortView, VirtualMachineView } from '@app/contracts';
 import { VmDeviceReconciler } from '../src/machines/repositories/vm-device-reconciler';
 import { UnitOfWork } from '../src/repositories/unit-of-work';
 import { startAdapterSuite, stopAdapterSuite, type AdapterSuite } from './support/adapter-suite';
@@ -224,6 +224,23 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
       expect(disk).toMatchObject({ uuid: created.uuid, name: 'New disk', state: 'OK', size: 2048 });
       expect(disk.backend_id).toMatch(/^\d+$/);
       expect((await liveDisk(Number(disk.backend_id)))?.capacityInKB).toBe(2048 * 1024);
+    });
+
+    it("lists the new disk after the VM's earlier ones, in the VM and in the disks list, though vCenter gave it a lower key", async () => {
+      const earlier = (await diskRows()).filter((r) => r.uuid !== disk.uuid);
+      // What makes the order matter: ordered by key, the new disk would jump ahead of them.
+      expect(Math.min(...earlier.map((r) => r.device_key!))).toBeGreaterThan(Number(disk.backend_id));
+      const inOrder = [...earlier.map((r) => r.uuid), disk.uuid];
+      const shown = answered(
+        await ask<VirtualMachineView>(suite.client, 'vsphere.vm.get', {
+          caller: member(customer),
+          params: { uuid: vmUuid },
+          query: {},
+          body: {},
+        }),
+      );
+      expect(shown.disks.map((d) => d.uuid)).toEqual(inOrder);
+      expect(answered(await owner.disks()).items.map((d) => d.uuid)).toEqual(inOrder);
     });
 
     it("lists the VM's disks for its customer, none for another, and hides the disk from another (404)", async () => {

@@ -23,6 +23,15 @@ export interface RawPortRow extends RawDeviceRow {
   connected: boolean;
 }
 
+/**
+ * The order of a VM's disks and adapters: as they were recorded (those it came with by key), so a
+ * new one goes last and keeps its place once vCenter gives it a key. Keys say nothing of when a
+ * device came (vcsim keys a deployed VM's disk far above a disk added later): ordered by key, a new
+ * disk jumped ahead and the portal's "Disk 2" named another disk from one event to the next.
+ */
+export const deviceOrder = (alias = ''): string =>
+  `${alias}"created", ${alias}"device_key" NULLS LAST, ${alias}"uuid"`;
+
 function deviceFields(row: RawDeviceRow, vmUuid: string) {
   return {
     uuid: row.uuid,

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { ASSIGNMENT_TABLES } from '../../inventory/repositories/inventory-tables';
 import { changedRows } from '../../repositories/changed-rows';
 import type { Tx } from '../../repositories/unit-of-work';
-import { toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
+import { deviceOrder, toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
 import type { VmVisibility } from './vm-view.repository';
 
 export type DeviceTable = 'disk' | 'port';
@@ -287,7 +287,7 @@ export class VmDeviceRepository {
     );
     const rows: R[] = await this.dataSource.query(
       `${SELECT[table]} WHERE ${condition}
-       ORDER BY v."name", v."backend_uuid", d."device_key" NULLS LAST, d."created", d."uuid"
+       ORDER BY v."name", v."backend_uuid", ${deviceOrder('d.')}
        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.pageSize, (page.page - 1) * page.pageSize],
     );

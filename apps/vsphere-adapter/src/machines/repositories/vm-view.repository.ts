@@ -3,7 +3,7 @@ import type { ToolsState, VirtualMachineView, VmRuntimeState, VmState } from '@a
 import { DataSource } from 'typeorm';
 import type { Tx } from '../../repositories/unit-of-work';
 import type { VmFigures } from '../domain/vm-drift';
-import { toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
+import { deviceOrder, toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
 
 /** Whose VMs a caller sees: all (staff), or those of the given customers. */
 export type VmVisibility = { all: true } | { all: false; customerUuids: readonly string[] };
@@ -195,14 +195,14 @@ export class VmViewRepository {
     const common = `"uuid", "vm_uuid", "name", "state", "error_message", "device_key", "created", "modified"`;
     const disks: RawDisk[] = await db.query(
       `SELECT ${common}, "size" FROM "vsphere"."vm_disks" WHERE "vm_uuid" = ANY($1::uuid[])
-       ORDER BY "device_key" NULLS LAST, "created"`,
+       ORDER BY ${deviceOrder()}`,
       [ids],
     );
     const ports: RawPort[] = await db.query(
       `SELECT a."uuid", a."vm_uuid", a."name", a."state", a."error_message", a."device_key", a."created",
          a."modified", a."mac_address", a."network_uuid", n."name" AS "network_name", a."connected"
        FROM "vsphere"."vm_network_adapters" a LEFT JOIN "vsphere"."networks" n ON n."uuid" = a."network_uuid"
-       WHERE a."vm_uuid" = ANY($1::uuid[]) ORDER BY a."device_key" NULLS LAST, a."created"`,
+       WHERE a."vm_uuid" = ANY($1::uuid[]) ORDER BY ${deviceOrder('a.')}`,
       [ids],
     );
     return rows.map((r) => toRecord(r, disks, ports));
