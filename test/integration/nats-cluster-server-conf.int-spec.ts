@@ -121,31 +121,37 @@ describe('deploy/nats/cluster-server.conf on three nodes', () => {
     await expect(connect({ servers: cluster.urls })).rejects.toThrow(/authorization/i);
   });
 
-  it('lets each app, with its own nkey, create its streams and durables with three copies', async () => {
+  it('lets each app, with its own nkey, create its streams and durables with three copies, and update them at a restart', async () => {
     const order = loadOrderServiceConfig(appEnv('order-service'));
     const adapter = loadVsphereAdapterConfig(appEnv('vsphere-adapter'));
     const scheduler = loadSyncSchedulerConfig(appEnv('sync-scheduler'));
     const gateway = loadGatewayConfig(appEnv('gateway'));
-    const orderJsm = await startService(
-      'order-service',
-      orderServiceDefinition.ownedStreams(names, order),
-      orderServiceDefinition.consumedStreams(names, order),
-      [names.consumers.orderServiceOutcomes, names.consumers.orderServiceVmChanges],
-    );
-    const adapterJsm = await startService(
-      'vsphere-adapter',
-      vsphereAdapterDefinition.ownedStreams(names, adapter),
-      vsphereAdapterDefinition.consumedStreams(names, adapter),
-      [names.consumers.adapterOrderSubmitted, names.consumers.adapterSyncRequested],
-    );
-    const schedulerJsm = await startService(
-      'sync-scheduler',
-      syncSchedulerDefinition.ownedStreams(names, scheduler),
-      [],
-      [],
-    );
-    const gatewayJsm = await connectAs('gateway');
-    await ensureFeedStream(gatewayJsm, names.feed, 3_600_000, gateway.NATS_STREAM_REPLICAS);
+    const startAll = async () => {
+      const orderJsm = await startService(
+        'order-service',
+        orderServiceDefinition.ownedStreams(names, order),
+        orderServiceDefinition.consumedStreams(names, order),
+        [names.consumers.orderServiceOutcomes, names.consumers.orderServiceVmChanges],
+      );
+      const adapterJsm = await startService(
+        'vsphere-adapter',
+        vsphereAdapterDefinition.ownedStreams(names, adapter),
+        vsphereAdapterDefinition.consumedStreams(names, adapter),
+        [names.consumers.adapterOrderSubmitted, names.consumers.adapterSyncRequested],
+      );
+      const schedulerJsm = await startService(
+        'sync-scheduler',
+        syncSchedulerDefinition.ownedStreams(names, scheduler),
+        [],
+        [],
+      );
+      const gatewayJsm = await connectAs('gateway');
+      await ensureFeedStream(gatewayJsm, names.feed, 3_600_000, gateway.NATS_STREAM_REPLICAS);
+      return { orderJsm, adapterJsm, schedulerJsm, gatewayJsm };
+    };
+    await startAll();
+    // Again, as at a restart: the streams and durables exist, and their updates are within the grants too.
+    const { orderJsm, adapterJsm, schedulerJsm, gatewayJsm } = await startAll();
 
     // Each app looks at what it owns: its grants let it read nothing else.
     const owners: [JetStreamManager, string][] = [
