@@ -14,12 +14,15 @@ import { NatsCluster } from '../support/nats-cluster';
 
 jest.setTimeout(60_000);
 
-/** The copies of a stream or a durable besides its leader's, once the cluster has placed them all. */
+/**
+ * The copies of a stream or a durable besides its leader's, once the cluster has placed them all.
+ * While a durable's group is being re-formed (its stream just scaled), its info request may time out.
+ */
 async function followers(read: () => Promise<{ cluster?: { replicas?: unknown[] } }>, count: number) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 15_000;
   let seen = 0;
   while (Date.now() < deadline) {
-    seen = (await read()).cluster?.replicas?.length ?? 0;
+    seen = (await read().catch(() => undefined))?.cluster?.replicas?.length ?? 0;
     if (seen === count) return seen;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
