@@ -8,6 +8,7 @@ export * from './jetstream/decode-event';
 export * from './jetstream/ensure-topology';
 export * from './jetstream/handler-outcome';
 export * from './jetstream/publish-event';
+export * from './jetstream/until-jetstream-answers';
 export * from './repositories/outbox.repository';
 export * from './repositories/inbox.repository';
 export * from './outbox/outbox-relay';

@@ -9,6 +9,7 @@ import {
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { topology, type FeedStreamNames } from '@app/contracts';
+import { untilJetStreamAnswers } from '@app/messaging/jetstream/until-jetstream-answers';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { decodeFeedEvent, type FeedEvent } from './feed-event';
@@ -58,18 +59,23 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     this.nc = await connect(natsConnectionOptions(this.config, 'gateway', 'gateway-feed'));
-    this.jsm = await jetstreamManager(this.nc);
     this.js = jetstream(this.nc);
     const hours = this.config.SSE_HISTORY_HOURS;
-    const outcome = await ensureFeedStream(
-      this.jsm,
-      this.feed,
-      hours * 3_600_000,
-      this.config.NATS_STREAM_REPLICAS,
+    const { outcome, bounds } = await untilJetStreamAnswers(
+      async () => {
+        this.jsm = await jetstreamManager(this.nc!);
+        const replicas = this.config.NATS_STREAM_REPLICAS;
+        const ensured = await ensureFeedStream(this.jsm, this.feed, hours * 3_600_000, replicas);
+        return { outcome: ensured, bounds: await this.bounds() };
+      },
+      (reason, delayMs) =>
+        this.logger.warn(
+          `waiting for JetStream to set up the feed stream (${reason}); again in ${delayMs} ms`,
+        ),
     );
     if (hours < 24)
       this.logger.warn(`SSE_HISTORY_HOURS is ${hours}: clients may resume less than a day back`);
-    this.lastLiveSeq = (await this.bounds()).last;
+    this.lastLiveSeq = bounds.last;
     this.logger.log(`feed stream ${this.feed.name} ${outcome}; live from sequence ${this.lastLiveSeq + 1}`);
     void this.followLive();
   }

@@ -3,6 +3,7 @@ import { SERVICE_RUNTIME, type ServiceRuntime } from '../runtime/service-runtime
 import type { ConsumerPolicy } from './consumer-policy';
 import { ConsumerRunner, type EventRoute } from './consumer-runner';
 import { ensureDurableConsumer, type DurableSpec } from './ensure-topology';
+import { untilJetStreamAnswers } from './until-jetstream-answers';
 
 export interface EventConsumerSpec {
   durable: DurableSpec;
@@ -27,7 +28,14 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   async onApplicationBootstrap(): Promise<void> {
     const { jsm, js, logger, metrics } = this.runtime;
     const { durable, policy, routes } = this.spec;
-    await ensureDurableConsumer(jsm, durable, policy);
+    await untilJetStreamAnswers(
+      () => ensureDurableConsumer(jsm, durable, policy),
+      (reason, delayMs) =>
+        logger.warn(
+          { reason, delayMs, durable: durable.durable },
+          'waiting for JetStream to set up a durable',
+        ),
+    );
     this.runner = new ConsumerRunner({ js, durable, policy, routes, logger, metrics });
     await this.runner.start();
   }

@@ -8,6 +8,7 @@ import type { Logger } from '@app/platform/logging/json-logger';
 import { isPostgresUp } from '@app/platform/persistence/data-source';
 import { connectNats, isNatsUp } from '../nats/nats-connection';
 import { ensureStream, type StreamSpec } from '../jetstream/ensure-topology';
+import { untilJetStreamAnswers } from '../jetstream/until-jetstream-answers';
 import { MessagingMetrics } from '../metrics/messaging-metrics';
 import { OutboxRepository } from '../repositories/outbox.repository';
 import { InboxRepository } from '../repositories/inbox.repository';
@@ -59,9 +60,18 @@ export class ServiceRuntime {
     const topology = buildTopology(options.namespace);
     const nats = await connectNats(options.nats);
     const js = jetstream(nats);
-    const jsm = await jetstreamManager(nats);
-    for (const stream of options.ownedStreams(topology)) await ensureStream(jsm, stream, 'own');
-    for (const stream of options.consumedStreams(topology)) await ensureStream(jsm, stream, 'createOnly');
+    // jetstreamManager asks for the account's JetStream info: it waits for a leader as the streams do.
+    const jsm = await untilJetStreamAnswers(
+      async () => {
+        const manager = await jetstreamManager(nats);
+        for (const stream of options.ownedStreams(topology)) await ensureStream(manager, stream, 'own');
+        for (const stream of options.consumedStreams(topology))
+          await ensureStream(manager, stream, 'createOnly');
+        return manager;
+      },
+      (reason, delayMs) =>
+        options.logger.warn({ reason, delayMs }, 'waiting for JetStream to set up the streams'),
+    );
     const outbox = new OutboxRepository(options.schema);
     const inbox = new InboxRepository(options.dataSource, options.schema);
     const metrics = new MessagingMetrics(options.registry, {
