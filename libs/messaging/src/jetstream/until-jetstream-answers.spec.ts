@@ -27,10 +27,9 @@ describe('untilJetStreamAnswers', () => {
     const waits: number[] = [];
     let calls = 0;
     const answer = await untilJetStreamAnswers(
-      async () => {
+      () => {
         calls += 1;
-        if (calls < 3) throw new TimeoutError();
-        return 'created';
+        return calls < 3 ? Promise.reject(new TimeoutError()) : Promise.resolve('created');
       },
       (_, delayMs) => waits.push(delayMs),
       1,
@@ -43,9 +42,9 @@ describe('untilJetStreamAnswers', () => {
     const refusal = apiError(10074, 500, 'replicas > 1 not supported in non-clustered mode');
     await expect(
       untilJetStreamAnswers(
-        async () => {
+        () => {
           calls += 1;
-          throw refusal;
+          return Promise.reject(refusal);
         },
         () => undefined,
       ),
