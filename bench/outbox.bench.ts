@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   });
   await dataSource.initialize();
   const js = jetstream(nats.nc);
-  await ensureStream(nats.jsm, { ...nats.topology.streams.vsphere, maxAgeMs: 3_600_000 });
+  await ensureStream(nats.jsm, { ...nats.topology.streams.vsphere, maxAgeMs: 3_600_000, replicas: 1 });
   const durable = {
     stream: nats.topology.streams.vsphere.name,
     durable: 'bench',

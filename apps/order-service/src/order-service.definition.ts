@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@app/messaging';
+import { configuredStream, type ServiceDefinition } from '@app/messaging';
 import { AppModule } from './app.module';
 import {
   loadOrderServiceConfig,
@@ -38,9 +38,7 @@ export const orderServiceDefinition: ServiceDefinition<OrderServiceConfig> = {
     LoginAttemptEntity,
   ],
   migrations: MARKETPLACE_MIGRATIONS,
-  ownedStreams: (topology, config) => [
-    { ...topology.streams.marketplace, maxAgeMs: config.EVENT_HISTORY_MS },
-  ],
-  consumedStreams: (topology, config) => [{ ...topology.streams.vsphere, maxAgeMs: config.EVENT_HISTORY_MS }],
+  ownedStreams: (topology, config) => [configuredStream(topology.streams.marketplace, config)],
+  consumedStreams: (topology, config) => [configuredStream(topology.streams.vsphere, config)],
   module: (config, runtime) => AppModule.register(config, runtime),
 };

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@app/messaging';
+import { configuredStream, type ServiceDefinition } from '@app/messaging';
 import { AppModule } from './app.module';
 import {
   loadSyncSchedulerConfig,
@@ -13,7 +13,7 @@ export const syncSchedulerDefinition: ServiceDefinition<SyncSchedulerConfig> = {
   loadConfig: () => loadSyncSchedulerConfig(),
   entities: [],
   migrations: SCHEDULER_MIGRATIONS,
-  ownedStreams: (topology, config) => [{ ...topology.streams.scheduler, maxAgeMs: config.EVENT_HISTORY_MS }],
+  ownedStreams: (topology, config) => [configuredStream(topology.streams.scheduler, config)],
   consumedStreams: () => [],
   module: (config, runtime) => AppModule.register(config, runtime),
 };

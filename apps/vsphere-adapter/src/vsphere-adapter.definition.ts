@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@app/messaging';
+import { configuredStream, type ServiceDefinition } from '@app/messaging';
 import { AppModule } from './app.module';
 import {
   loadVsphereAdapterConfig,
@@ -14,11 +14,11 @@ export const vsphereAdapterDefinition: ServiceDefinition<VsphereAdapterConfig> =
   loadConfig: () => loadVsphereAdapterConfig(),
   entities: VSPHERE_ENTITIES,
   migrations: VSPHERE_MIGRATIONS,
-  ownedStreams: (topology, config) => [{ ...topology.streams.vsphere, maxAgeMs: config.EVENT_HISTORY_MS }],
+  ownedStreams: (topology, config) => [configuredStream(topology.streams.vsphere, config)],
   consumedStreams: (topology, config) => [
-    { ...topology.streams.marketplace, maxAgeMs: config.EVENT_HISTORY_MS },
+    configuredStream(topology.streams.marketplace, config),
     // Owned by the sync-scheduler; created here if the adapter starts first.
-    { ...topology.streams.scheduler, maxAgeMs: config.EVENT_HISTORY_MS },
+    configuredStream(topology.streams.scheduler, config),
   ],
   module: (config, runtime) => AppModule.register(config, runtime),
 };

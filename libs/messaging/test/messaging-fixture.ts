@@ -29,7 +29,7 @@ export async function openMessagingFixture(label: string): Promise<MessagingFixt
   });
   await dataSource.initialize();
   const nats = await createTestNats(label);
-  await ensureStream(nats.jsm, { ...nats.topology.streams.vsphere, maxAgeMs: 3_600_000 });
+  await ensureStream(nats.jsm, { ...nats.topology.streams.vsphere, maxAgeMs: 3_600_000, replicas: 1 });
   return {
     db,
     dataSource,

@@ -61,7 +61,12 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
     this.jsm = await jetstreamManager(this.nc);
     this.js = jetstream(this.nc);
     const hours = this.config.SSE_HISTORY_HOURS;
-    const outcome = await ensureFeedStream(this.jsm, this.feed, hours * 3_600_000);
+    const outcome = await ensureFeedStream(
+      this.jsm,
+      this.feed,
+      hours * 3_600_000,
+      this.config.NATS_STREAM_REPLICAS,
+    );
     if (hours < 24)
       this.logger.warn(`SSE_HISTORY_HOURS is ${hours}: clients may resume less than a day back`);
     this.lastLiveSeq = (await this.bounds()).last;

@@ -14,6 +14,7 @@ const STREAM_NOT_FOUND = 10059;
 export function feedStreamConfig(
   feed: FeedStreamNames,
   maxAgeMs: number,
+  replicas: number,
 ): Partial<StreamConfig> & { name: string } {
   return {
     name: feed.name,
@@ -24,12 +25,27 @@ export function feedStreamConfig(
     max_age: nanos(maxAgeMs),
     // The server refuses a duplicate window longer than the history (short histories in tests).
     duplicate_window: nanos(Math.min(2 * 60_000, maxAgeMs)),
-    num_replicas: 1,
+    num_replicas: replicas,
   };
 }
 
+/** Whether the stream as it stands differs from the wanted configuration in what the gateway sets. */
+export function feedStreamDiffers(current: Partial<StreamConfig>, wanted: Partial<StreamConfig>): boolean {
+  const sources = (config: Partial<StreamConfig>) =>
+    (config.sources ?? [])
+      .map((s) => `${s.name}|${s.filter_subject ?? ''}`)
+      .sort()
+      .join();
+  return (
+    current.max_age !== wanted.max_age ||
+    current.num_replicas !== wanted.num_replicas ||
+    sources(current) !== sources(wanted)
+  );
+}
+
 /**
- * Creates the feed stream, or brings it to the configured history and sources; safe at every start
+ * Creates the feed stream, or brings it to the configured history, sources and replicas (a clustered
+ * server adds or drops copies on the update, keeping the messages); safe at every start
  * and from several gateways at once. A source stream that does not exist yet (its service has not
  * started) is picked up by the server once it does.
  */
@@ -37,13 +53,12 @@ export async function ensureFeedStream(
   jsm: JetStreamManager,
   feed: FeedStreamNames,
   maxAgeMs: number,
+  replicas: number,
 ): Promise<'created' | 'updated' | 'unchanged'> {
-  const config = feedStreamConfig(feed, maxAgeMs);
+  const config = feedStreamConfig(feed, maxAgeMs, replicas);
   try {
     const info = await jsm.streams.info(feed.name);
-    const sources = (info.config.sources ?? []).map((s) => `${s.name}|${s.filter_subject ?? ''}`).sort();
-    const wanted = (config.sources ?? []).map((s) => `${s.name}|${s.filter_subject ?? ''}`).sort();
-    if (info.config.max_age === config.max_age && sources.join() === wanted.join()) return 'unchanged';
+    if (!feedStreamDiffers(info.config, config)) return 'unchanged';
   } catch (error) {
     if (!(error instanceof JetStreamApiError && error.code === STREAM_NOT_FOUND)) throw error;
     try {

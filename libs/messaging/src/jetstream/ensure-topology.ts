@@ -14,6 +14,8 @@ export interface StreamSpec {
   subjects: string[];
   /** History kept for SSE resume and replays. */
   maxAgeMs: number;
+  /** Copies of the stream on a cluster (NATS_STREAM_REPLICAS); 1 on a single server. */
+  replicas: number;
 }
 
 // JetStream error codes, stable across server versions.
@@ -41,7 +43,8 @@ export async function ensureStream(
     storage: StorageType.File,
     max_age: nanos(spec.maxAgeMs),
     duplicate_window: nanos(2 * 60_000),
-    num_replicas: 1,
+    // An update with another count makes a clustered server add or drop copies, keeping the messages.
+    num_replicas: spec.replicas,
   };
   try {
     await jsm.streams.info(spec.name);
@@ -64,7 +67,13 @@ export interface DurableSpec {
   filter: string;
 }
 
-/** Creates the durable pull consumer, or updates its redelivery settings. Safe to run at every start. */
+/**
+ * Creates the durable pull consumer, or updates its redelivery settings. Safe to run at every start.
+ * A durable has as many copies as its stream (`num_replicas: 0`), and follows the stream when the
+ * stream's owner changes its replicas: an explicit count would be refused by the server (10126)
+ * whenever it exceeds the stream's, which happens when the consuming and the owning services are
+ * configured differently for a while, as during a rolling change of NATS_STREAM_REPLICAS.
+ */
 export async function ensureDurableConsumer(
   jsm: JetStreamManager,
   spec: DurableSpec,
@@ -77,6 +86,8 @@ export async function ensureDurableConsumer(
     // delays pace it); only a malformed payload or an explicit refusal is terminated.
     max_deliver: -1,
     max_ack_pending: Math.max(policy.concurrency * 4, 64),
+    // Also brings a durable created with an explicit count back to following its stream.
+    num_replicas: 0,
   };
   try {
     await jsm.consumers.info(spec.stream, spec.durable);

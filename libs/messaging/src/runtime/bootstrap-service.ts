@@ -37,6 +37,14 @@ export interface ServiceDefinition<C extends ServiceConfig> {
   module: (config: C, runtime: ServiceRuntime) => DynamicModule;
 }
 
+/** A stream of the topology with the history and the replicas the service's configuration asks for. */
+export function configuredStream(
+  stream: Pick<StreamSpec, 'name' | 'subjects'>,
+  config: Pick<ServiceConfig, 'EVENT_HISTORY_MS' | 'NATS_STREAM_REPLICAS'>,
+): StreamSpec {
+  return { ...stream, maxAgeMs: config.EVENT_HISTORY_MS, replicas: config.NATS_STREAM_REPLICAS };
+}
+
 function dataSourceFor<C extends ServiceConfig>(definition: ServiceDefinition<C>, config: C) {
   return createServiceDataSource({
     url: config.DATABASE_URL,

@@ -10,6 +10,8 @@ import { env } from './load-config';
 export const natsConfigShape = {
   NATS_URL: env.natsServers(),
   NATS_NAMESPACE: env.natsNamespace(),
+  /** Copies of every stream the app creates (its own, the ones it consumes, the gateway's feed). */
+  NATS_STREAM_REPLICAS: env.streamReplicas(),
   /** User and password, for a server configured with them. */
   NATS_USER: env.optionalText(),
   NATS_PASSWORD: env.optionalText(),

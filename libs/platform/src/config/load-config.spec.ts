@@ -43,6 +43,7 @@ describe('the base schemas every app extends', () => {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/vmmarket',
       NATS_URL: ['nats://127.0.0.1:4222'],
       NATS_NAMESPACE: 'vmm',
+      NATS_STREAM_REPLICAS: 1,
       NATS_RECONNECT_WAIT_MS: 1_000,
       NATS_RECONNECT_JITTER_MS: 500,
       NATS_RECONNECT_JITTER_TLS_MS: 1_000,
@@ -73,6 +74,14 @@ describe('the base schemas every app extends', () => {
   it('reads several NATS servers separated by commas', () => {
     const config = loadConfig(service, { NATS_URL: 'nats://a:4222, tls://b:4222,nats://c' });
     expect(config.NATS_URL).toEqual(['nats://a:4222', 'tls://b:4222', 'nats://c']);
+  });
+
+  it('reads NATS_STREAM_REPLICAS as a whole number from 1 to 5', () => {
+    expect(loadConfig(service, { NATS_STREAM_REPLICAS: '3' }).NATS_STREAM_REPLICAS).toBe(3);
+    for (const bad of ['0', '6', '2.5', 'three'])
+      expect(problemsOf(() => loadConfig(service, { NATS_STREAM_REPLICAS: bad }))).toEqual([
+        `NATS_STREAM_REPLICAS ("${bad}"): must be a whole number from 1 to 5`,
+      ]);
   });
 
   it('names every malformed shared variable and its rule', () => {

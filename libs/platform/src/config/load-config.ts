@@ -101,6 +101,17 @@ export const env = {
       .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
       .default(fallback ? 'true' : 'false')
       .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
+  /**
+   * How many NATS servers hold a copy of each stream: 1 for one server, 3 on a three-node cluster
+   * (survives the loss of one node). JetStream allows at most 5.
+   */
+  streamReplicas: () =>
+    z.coerce
+      .number({ error: 'must be a whole number from 1 to 5' })
+      .int('must be a whole number from 1 to 5')
+      .min(1, 'must be a whole number from 1 to 5')
+      .max(5, 'must be a whole number from 1 to 5')
+      .default(1),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   milliseconds: (fallback: number) =>
     z.coerce

@@ -1,0 +1,135 @@
+import { AckPolicy, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { topology } from '@app/contracts';
+import { DEFAULT_CONSUMER_POLICY, ensureDurableConsumer, ensureStream } from '@app/messaging';
+import { loadGatewayConfig } from '../../apps/gateway/src/config/gateway.config';
+import { ensureFeedStream } from '../../apps/gateway/src/events/feed-stream';
+import { loadOrderServiceConfig } from '../../apps/order-service/src/config/order-service.config';
+import { orderServiceDefinition } from '../../apps/order-service/src/order-service.definition';
+import { loadSyncSchedulerConfig } from '../../apps/sync-scheduler/src/config/sync-scheduler.config';
+import { syncSchedulerDefinition } from '../../apps/sync-scheduler/src/sync-scheduler.definition';
+import { loadVsphereAdapterConfig } from '../../apps/vsphere-adapter/src/config/vsphere-adapter.config';
+import { vsphereAdapterDefinition } from '../../apps/vsphere-adapter/src/vsphere-adapter.definition';
+import { NatsCluster } from '../support/nats-cluster';
+
+jest.setTimeout(60_000);
+
+/** The copies of a stream or a durable besides its leader's, once the cluster has placed them all. */
+async function followers(read: () => Promise<{ cluster?: { replicas?: unknown[] } }>, count: number) {
+  const deadline = Date.now() + 10_000;
+  let seen = 0;
+  while (Date.now() < deadline) {
+    seen = (await read()).cluster?.replicas?.length ?? 0;
+    if (seen === count) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return seen;
+}
+
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('not within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const streamFollowers = (jsm: JetStreamManager, stream: string, count: number) =>
+  followers(() => jsm.streams.info(stream), count);
+const durableFollowers = (jsm: JetStreamManager, stream: string, durable: string, count: number) =>
+  followers(() => jsm.consumers.info(stream, durable), count);
+
+/** What every app does at start with its streams and durables, from its own configuration. */
+async function startTopology(jsm: JetStreamManager, env: Record<string, string>): Promise<void> {
+  const names = topology(env.NATS_NAMESPACE);
+  const order = loadOrderServiceConfig(env);
+  const adapter = loadVsphereAdapterConfig(env);
+  const scheduler = loadSyncSchedulerConfig(env);
+  const owned = [
+    ...orderServiceDefinition.ownedStreams(names, order),
+    ...vsphereAdapterDefinition.ownedStreams(names, adapter),
+    ...syncSchedulerDefinition.ownedStreams(names, scheduler),
+  ];
+  const consumed = [
+    ...orderServiceDefinition.consumedStreams(names, order),
+    ...vsphereAdapterDefinition.consumedStreams(names, adapter),
+    ...syncSchedulerDefinition.consumedStreams(names, scheduler),
+  ];
+  for (const stream of consumed) await ensureStream(jsm, stream, 'createOnly');
+  for (const stream of owned) await ensureStream(jsm, stream, 'own');
+  for (const durable of Object.values(names.consumers))
+    await ensureDurableConsumer(jsm, durable, DEFAULT_CONSUMER_POLICY);
+  const gateway = loadGatewayConfig(env);
+  await ensureFeedStream(jsm, names.feed, 3_600_000, gateway.NATS_STREAM_REPLICAS);
+}
+
+describe('NATS_STREAM_REPLICAS on a three-node cluster', () => {
+  const cluster = new NatsCluster();
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+
+  beforeAll(async () => {
+    await cluster.start();
+    nc = await connect({ servers: cluster.urls });
+    jsm = await jetstreamManager(nc);
+  });
+
+  afterAll(async () => {
+    await nc?.close();
+    await cluster.destroy();
+  });
+
+  it('at 3, every app creates its streams, its durables and the feed stream with three copies', async () => {
+    await startTopology(jsm, { NATS_NAMESPACE: 'rthree', NATS_STREAM_REPLICAS: '3' });
+    const names = topology('rthree');
+    for (const stream of [...Object.values(names.streams), names.feed]) {
+      expect((await jsm.streams.info(stream.name)).config.num_replicas).toBe(3);
+      expect(await streamFollowers(jsm, stream.name, 2)).toBe(2);
+    }
+    for (const durable of Object.values(names.consumers))
+      expect(await durableFollowers(jsm, durable.stream, durable.durable, 2)).toBe(2);
+  });
+
+  it('at 3 after 1, the existing streams and durables gain two copies and keep their messages and positions', async () => {
+    const names = topology('rup');
+    await startTopology(jsm, { NATS_NAMESPACE: 'rup', NATS_STREAM_REPLICAS: '1' });
+    const js = jetstream(nc);
+    for (const n of [1, 2, 3]) await js.publish(names.subjects.orderDone, `done ${n}`);
+    await js.publish(names.subjects.orderStateChanged, 'feed');
+    await eventually(async () => (await jsm.streams.info(names.feed.name)).state.messages === 1);
+    const outcomes = names.consumers.orderServiceOutcomes;
+    const first = await (await js.consumers.get(outcomes.stream, outcomes.durable)).next({ expires: 5_000 });
+    await first!.ackAck();
+    expect(await streamFollowers(jsm, outcomes.stream, 0)).toBe(0);
+    // A consuming app alone with the new setting does not change another service's stream.
+    await ensureStream(
+      jsm,
+      { ...names.streams.vsphere, maxAgeMs: 7 * 24 * 3_600_000, replicas: 3 },
+      'createOnly',
+    );
+    expect((await jsm.streams.info(outcomes.stream)).config.num_replicas).toBe(1);
+
+    await startTopology(jsm, { NATS_NAMESPACE: 'rup', NATS_STREAM_REPLICAS: '3' });
+
+    for (const stream of [...Object.values(names.streams), names.feed])
+      expect(await streamFollowers(jsm, stream.name, 2)).toBe(2);
+    for (const durable of Object.values(names.consumers))
+      expect(await durableFollowers(jsm, durable.stream, durable.durable, 2)).toBe(2);
+    expect((await jsm.streams.info(outcomes.stream)).state.messages).toBe(3);
+    const durable = await jsm.consumers.info(outcomes.stream, outcomes.durable);
+    expect(durable.config.ack_policy).toBe(AckPolicy.Explicit);
+    expect(durable.ack_floor.stream_seq).toBe(1);
+    expect(durable.num_pending).toBe(2);
+    // The feed stream's own copy of the event survives its move to three copies.
+    expect((await jsm.streams.info(names.feed.name)).state.messages).toBe(1);
+  });
+
+  it('the gateway brings the feed stream to the setting and leaves it unchanged once there', async () => {
+    const feed = topology('rfeed').feed;
+    expect(await ensureFeedStream(jsm, feed, 3_600_000, 1)).toBe('created');
+    expect(await ensureFeedStream(jsm, feed, 3_600_000, 1)).toBe('unchanged');
+    expect(await ensureFeedStream(jsm, feed, 3_600_000, 3)).toBe('updated');
+    expect(await streamFollowers(jsm, feed.name, 2)).toBe(2);
+    expect(await ensureFeedStream(jsm, feed, 3_600_000, 3)).toBe('unchanged');
+  });
+});
