@@ -9,6 +9,7 @@ import {
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { topology, type FeedStreamNames } from '@app/contracts';
+import { whileJetStreamUnavailable } from '@app/messaging/jetstream/ensure-topology';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { decodeFeedEvent, type FeedEvent } from './feed-event';
@@ -63,14 +64,11 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     this.nc = await connect(natsConnectionOptions(this.config, 'gateway', 'gateway-feed'));
-    this.jsm = await jetstreamManager(this.nc);
+    this.jsm = await whileJetStreamUnavailable(() => jetstreamManager(this.nc!));
     this.js = jetstream(this.nc);
     const hours = this.config.SSE_HISTORY_HOURS;
-    const outcome = await ensureFeedStream(
-      this.jsm,
-      this.feed,
-      hours * 3_600_000,
-      this.config.NATS_STREAM_REPLICAS,
+    const outcome = await whileJetStreamUnavailable(() =>
+      ensureFeedStream(this.jsm!, this.feed, hours * 3_600_000, this.config.NATS_STREAM_REPLICAS),
     );
     if (hours < 24)
       this.logger.warn(`SSE_HISTORY_HOURS is ${hours}: clients may resume less than a day back`);

@@ -6,7 +6,7 @@ import {
   StorageType,
   type JetStreamManager,
 } from '@nats-io/jetstream';
-import { nanos } from '@nats-io/transport-node';
+import { errors, nanos } from '@nats-io/transport-node';
 import type { ConsumerPolicy } from './consumer-policy';
 
 export interface StreamSpec {
@@ -20,10 +20,38 @@ export interface StreamSpec {
 
 // JetStream error codes, stable across server versions.
 const STREAM_NOT_FOUND = 10059;
+/** "JetStream system temporarily unavailable": a cluster without a leader for the request yet. */
+const TEMPORARILY_UNAVAILABLE = 10008;
 const CONSUMER_NOT_FOUND = 10014;
 
 function isApiError(error: unknown, code: number): boolean {
   return error instanceof JetStreamApiError && error.code === code;
+}
+
+/** How long a start waits for a clustered JetStream API that does not answer. */
+const API_PATIENCE_MS = 60_000;
+
+/** The JetStream API did not answer, or answered that it cannot yet: worth asking again. */
+function isUnavailable(error: unknown): boolean {
+  return error instanceof errors.TimeoutError || isApiError(error, TEMPORARILY_UNAVAILABLE);
+}
+
+/**
+ * Runs an idempotent ensure again while the JetStream API is unavailable: on a cluster it is while
+ * leaders are elected after a node loss, while a quorum is missing, or while a busy machine places
+ * the replicas of several streams at once. A request that timed out may have been applied; the
+ * next round reads what is there first. Other errors are the caller's.
+ */
+export async function whileJetStreamUnavailable<T>(work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + API_PATIENCE_MS;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUnavailable(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
 
 /**
@@ -35,6 +63,14 @@ export async function ensureStream(
   jsm: JetStreamManager,
   spec: StreamSpec,
   mode: 'own' | 'createOnly' = 'own',
+): Promise<void> {
+  await whileJetStreamUnavailable(() => ensureStreamOnce(jsm, spec, mode));
+}
+
+async function ensureStreamOnce(
+  jsm: JetStreamManager,
+  spec: StreamSpec,
+  mode: 'own' | 'createOnly',
 ): Promise<void> {
   const config = {
     name: spec.name,
@@ -55,7 +91,7 @@ export async function ensureStream(
       return;
     } catch (raceError) {
       // Another instance created it between our two calls: fall through to the update.
-      if (!(raceError instanceof JetStreamApiError)) throw raceError;
+      if (!(raceError instanceof JetStreamApiError) || isUnavailable(raceError)) throw raceError;
     }
   }
   if (mode === 'own') await jsm.streams.update(spec.name, config);
@@ -75,6 +111,14 @@ export interface DurableSpec {
  * configured differently for a while, as during a rolling change of NATS_STREAM_REPLICAS.
  */
 export async function ensureDurableConsumer(
+  jsm: JetStreamManager,
+  spec: DurableSpec,
+  policy: ConsumerPolicy,
+): Promise<void> {
+  await whileJetStreamUnavailable(() => ensureDurableOnce(jsm, spec, policy));
+}
+
+async function ensureDurableOnce(
   jsm: JetStreamManager,
   spec: DurableSpec,
   policy: ConsumerPolicy,
@@ -102,7 +146,7 @@ export async function ensureDurableConsumer(
       });
       return;
     } catch (raceError) {
-      if (!(raceError instanceof JetStreamApiError)) throw raceError;
+      if (!(raceError instanceof JetStreamApiError) || isUnavailable(raceError)) throw raceError;
     }
   }
   await jsm.consumers.update(spec.stream, spec.durable, settings);

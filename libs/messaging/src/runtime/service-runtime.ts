@@ -7,7 +7,7 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { isPostgresUp } from '@app/platform/persistence/data-source';
 import { connectNats, isNatsUp } from '../nats/nats-connection';
-import { ensureStream, type StreamSpec } from '../jetstream/ensure-topology';
+import { ensureStream, whileJetStreamUnavailable, type StreamSpec } from '../jetstream/ensure-topology';
 import { MessagingMetrics } from '../metrics/messaging-metrics';
 import { OutboxRepository } from '../repositories/outbox.repository';
 import { InboxRepository } from '../repositories/inbox.repository';
@@ -59,7 +59,7 @@ export class ServiceRuntime {
     const topology = buildTopology(options.namespace);
     const nats = await connectNats(options.nats);
     const js = jetstream(nats);
-    const jsm = await jetstreamManager(nats);
+    const jsm = await whileJetStreamUnavailable(() => jetstreamManager(nats));
     for (const stream of options.ownedStreams(topology)) await ensureStream(jsm, stream, 'own');
     for (const stream of options.consumedStreams(topology)) await ensureStream(jsm, stream, 'createOnly');
     const outbox = new OutboxRepository(options.schema);
