@@ -124,6 +124,23 @@ describe('NATS_STREAM_REPLICAS on a three-node cluster', () => {
     expect((await jsm.streams.info(names.feed.name)).state.messages).toBe(1);
   });
 
+  it('a durable made with an explicit count of its own follows its stream once the app has started', async () => {
+    const names = topology('rfix');
+    const durable = names.consumers.orderServiceOutcomes;
+    const stream = { ...names.streams.vsphere, maxAgeMs: 3_600_000 };
+    await ensureStream(jsm, { ...stream, replicas: 1 });
+    await jsm.consumers.add(durable.stream, {
+      durable_name: durable.durable,
+      filter_subject: durable.filter,
+      ack_policy: AckPolicy.Explicit,
+      num_replicas: 1,
+    });
+    await ensureDurableConsumer(jsm, durable, DEFAULT_CONSUMER_POLICY);
+    expect((await jsm.consumers.info(durable.stream, durable.durable)).config.num_replicas ?? 0).toBe(0);
+    await ensureStream(jsm, { ...stream, replicas: 3 });
+    expect(await durableFollowers(jsm, durable.stream, durable.durable, 2)).toBe(2);
+  });
+
   it('the gateway brings the feed stream to the setting and leaves it unchanged once there', async () => {
     const feed = topology('rfeed').feed;
     expect(await ensureFeedStream(jsm, feed, 3_600_000, 1)).toBe('created');

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConnectionOptions } from '@nats-io/transport-node';
 import { freePort } from './free-port';
 
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
@@ -20,6 +21,7 @@ export class NatsClusterNode {
     readonly clusterPort: number,
     private readonly store: string,
     private readonly routes: string[],
+    private readonly options: NatsClusterOptions = {},
   ) {}
 
   get url(): string {
@@ -36,10 +38,11 @@ export class NatsClusterNode {
 
   /** Starts the node with the repo's cluster configuration; resolves once it accepts clients. */
   async start(timeoutMs = 15_000): Promise<void> {
-    const child = spawn(NATS_SERVER, ['-c', NODE_CONFIG], {
+    const child = spawn(NATS_SERVER, ['-c', this.options.config ?? NODE_CONFIG], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
+        ...this.options.env,
         NATS_SERVER_NAME: this.name,
         NATS_LISTEN: `127.0.0.1:${this.clientPort}`,
         NATS_STORE_DIR: this.store,
@@ -71,6 +74,18 @@ export class NatsClusterNode {
   }
 }
 
+export interface NatsClusterOptions {
+  /** The nodes' configuration file: `deploy/nats/cluster-node.conf` unless said otherwise. */
+  config?: string;
+  /** Variables added to every node's environment (the apps' public nkeys for `cluster-server.conf`). */
+  env?: Record<string, string>;
+  /**
+   * How `waitForMetaLeader` connects where the nodes require credentials (an app's options from
+   * `natsConnectionOptions`: its nkey and inbox prefix); the servers are the cluster's.
+   */
+  connection?: ConnectionOptions;
+}
+
 /**
  * A three-node nats-server cluster with JetStream, of the suite's own: each node on 127.0.0.1 with
  * a client and a cluster port found free, its store in a temp folder kept across a node's restart
@@ -80,6 +95,8 @@ export class NatsClusterNode {
 export class NatsCluster {
   readonly folder = mkdtempSync(join(tmpdir(), 'vmm-nats-cluster-'));
   readonly nodes: NatsClusterNode[] = [];
+
+  constructor(private readonly options: NatsClusterOptions = {}) {}
 
   /** The client URLs of every node, for NATS_URL (comma-separated). */
   get urls(): string[] {
@@ -101,6 +118,7 @@ export class NatsCluster {
           port.cluster,
           join(this.folder, `n${index + 1}`),
           routes,
+          this.options,
         ),
       );
     }
@@ -124,9 +142,10 @@ export class NatsCluster {
     const deadline = Date.now() + timeoutMs;
     let lastError: unknown;
     while (Date.now() < deadline) {
-      const nc = await connect({ servers: this.nodes.filter((n) => n.running).map((n) => n.url) }).catch(
-        (error: unknown) => void (lastError = error),
-      );
+      const nc = await connect({
+        ...this.options.connection,
+        servers: this.nodes.filter((n) => n.running).map((n) => n.url),
+      }).catch((error: unknown) => void (lastError = error));
       if (nc) {
         try {
           await (await jetstreamManager(nc, { timeout: 2_000 })).getAccountInfo();
