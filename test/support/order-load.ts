@@ -32,9 +32,16 @@ export class OrderLoad {
     private readonly perSecond: number,
   ) {}
 
-  start(): void {
+  /** Sends at the steady rate until stopped, or until `limit` orders have been sent. */
+  start(limit = Number.POSITIVE_INFINITY): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.send(), Math.max(1, Math.round(1000 / this.perSecond)));
+    this.timer = setInterval(
+      () => {
+        if (this.attempts.length < limit) void this.send();
+        else clearInterval(this.timer);
+      },
+      Math.max(1, Math.round(1000 / this.perSecond)),
+    );
   }
 
   /** Sends `count` orders at once, besides the steady rate, and waits for their answers. */

@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { ASSIGNMENT_FIELDS, type AssignmentKind } from '@app/contracts';
 import { connectVim, type VimConnection } from '@app/vim25';
-import { VcsimLibrary } from '../../apps/vsphere-adapter/test/support/vcsim-library';
-import { DemoRegistration } from '../../scripts/demo/demo-registration';
-import { DEMO_CUSTOMER, DEMO_PROJECT } from '../../scripts/demo/demo-objects';
-import { GatewayClient } from '../../scripts/demo/gateway-client';
-import { ApiSession, type Json } from './api-session';
+import type { VcsimLibrary } from '../../apps/vsphere-adapter/test/support/vcsim-library';
+import { ApiSession } from './api-session';
 import { AppProcess } from './app-process';
 import { freePort } from './free-port';
 import { createTestDatabase, type TestDatabase } from './test-database';
 import { testEnv } from './test-env';
 import { createTestNats, type TestNats } from './test-nats';
-import { startVcsimWithFront, type VcsimWithFront } from './vcsim-front';
+import type { VcsimWithFront } from './vcsim-front';
+import { registerVcsimOffering, startVcsimWithTemplates, type Named } from './vcsim-offering';
 
 export interface MarketplaceOptions {
   /** Templates to publish in vcsim's library before the offering synchronises (default one Ubuntu). */
@@ -24,7 +22,6 @@ export interface MarketplaceOptions {
   readonly vcsimArgs?: readonly string[];
 }
 
-type Named = Json & { uuid: string; name: string };
 type AppKey = 'orderService' | 'adapter' | 'gateway';
 const APP_NAMES = { orderService: 'order-service', adapter: 'vsphere-adapter', gateway: 'gateway' } as const;
 
@@ -67,16 +64,11 @@ export class VsphereMarketplace {
   }
 
   static async start(label: string, options: MarketplaceOptions = {}): Promise<VsphereMarketplace> {
-    const password = `pw-${randomBytes(12).toString('hex')}`;
-    const sim = await startVcsimWithFront({
-      username: 'svc@vsphere.local',
-      password,
-      args: options.vcsimArgs,
-    });
-    const library = await VcsimLibrary.open(sim);
-    const published = [];
-    for (const name of options.templates ?? ['Ubuntu-24.04'])
-      published.push({ name, id: await library.publish(name) });
+    const vcsim = await startVcsimWithTemplates(
+      `pw-${randomBytes(12).toString('hex')}`,
+      options.templates,
+      options.vcsimArgs,
+    );
     const db = await createTestDatabase(label);
     const nats = await createTestNats(label);
     const port = await freePort();
@@ -93,42 +85,14 @@ export class VsphereMarketplace {
       ...options.adapterEnv,
     };
     const api = new ApiSession(`http://127.0.0.1:${port}`, db.url);
-    const system = new VsphereMarketplace(sim, library, db, nats, api, env, adapterEnv, port);
+    const system = new VsphereMarketplace(vcsim.sim, vcsim.library, db, nats, api, env, adapterEnv, port);
     await Promise.all([
       system.apps.orderService.start(),
       system.apps.adapter.start(),
       system.apps.gateway.start('gateway listening'),
     ]);
     await api.bootstrapStaff('staff', env);
-    const registration = new DemoRegistration(new GatewayClient(api.base, api.tokens.staff), () => undefined);
-    const offering = await registration.run(
-      { url: sim.url, username: sim.username, password: sim.password, caPem: sim.caPem },
-      published,
-      60_000,
-    );
-    system.offering = offering;
-    const customers = await api.ok<Named[]>(
-      'staff',
-      'GET',
-      `/api/customers/?name=${encodeURIComponent(DEMO_CUSTOMER.name)}`,
-    );
-    system.customer = customers[0];
-    const projects = await api.ok<Named[]>(
-      'staff',
-      'GET',
-      `/api/projects/?customer_uuid=${system.customer.uuid}&name=${encodeURIComponent(DEMO_PROJECT.name)}`,
-    );
-    system.project = projects[0];
-    system.templates = await api.ok<Named[]>(
-      'staff',
-      'GET',
-      `/api/vmware-templates/?offering_uuid=${system.offering.uuid}&page_size=100`,
-    );
-    await api.user('member', 'staff');
-    await api.ok('staff', 'POST', `/api/customers/${system.customer.uuid}/add_user/`, {
-      user: api.users.member,
-      role: 'CUSTOMER.OWNER',
-    });
+    Object.assign(system, await registerVcsimOffering(api, vcsim));
     return system;
   }
 

@@ -24,7 +24,8 @@ import { BACKBONE_PROJECT, createBackboneProject } from '../../support/backbone-
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const APPS: AppName[] = ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway'];
-const READY: Record<AppName, string> = {
+/** The log line each app writes once it serves. */
+export const READY: Record<AppName, string> = {
   'order-service': 'order-service started',
   'vsphere-adapter': 'vsphere-adapter started',
   'sync-scheduler': 'sync-scheduler started',
@@ -47,6 +48,35 @@ export interface HttpAnswer {
   ms: number;
   /** Set when no HTTP answer came at all (connection refused, timeout). */
   error?: string;
+}
+
+/** One HTTP call; a refused connection or a hang is an answer too (status 0, with the error). */
+export async function httpCall(
+  url: string,
+  options: { token?: string; method?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<HttpAnswer> {
+  const started = Date.now();
+  try {
+    const headers: Record<string, string> = options.token ? { Authorization: `Token ${options.token}` } : {};
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body, ms: Date.now() - started };
+  } catch (error) {
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { status: 0, body: undefined, ms: Date.now() - started, error: reason };
+  }
 }
 
 /**
@@ -181,24 +211,7 @@ export class FaultSystem {
 
   /** An HTTP call to the gateway; a refused connection or a hang is an answer too (status 0). */
   async http(path: string, withToken = true, timeoutMs = 30_000): Promise<HttpAnswer> {
-    const started = Date.now();
-    try {
-      const response = await fetch(`${this.gatewayUrl}${path}`, {
-        headers: withToken ? { Authorization: `Token ${this.token}` } : {},
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = text ? (JSON.parse(text) as unknown) : undefined;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, body, ms: Date.now() - started };
-    } catch (error) {
-      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      return { status: 0, body: undefined, ms: Date.now() - started, error: reason };
-    }
+    return httpCall(`${this.gatewayUrl}${path}`, { token: withToken ? this.token : undefined, timeoutMs });
   }
 
   /** `/health` is 200 and every service reports ok. */

@@ -1,6 +1,8 @@
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
+import type { Topology } from '@app/contracts';
 import { countBy, readStream } from '../../support/stream-census';
-import { TERMINAL_STATES, type FaultSystem } from './fault-system';
+import { TERMINAL_STATES } from './fault-system';
 
 /** One thing that did not happen exactly once for one order. */
 export interface OrderProblem {
@@ -20,6 +22,13 @@ export interface OrderAudit {
 
 type Counts = Map<string, number>;
 
+/** What the audit reads: the services' database and their streams, through a link of the test's own. */
+export interface AuditedSystem {
+  readonly databaseUrl: string;
+  readonly topology: Topology;
+  readonly observer?: NatsConnection;
+}
+
 /**
  * Checks every order of `uuids` end to end, on state and not on logs: one row in a terminal state;
  * its OrderSubmitted once in the order service's outbox and once on the marketplace stream; the
@@ -28,7 +37,7 @@ type Counts = Map<string, number>;
  * counted per order, so a repeat under a new Nats-Msg-Id is seen (the duplicate window hides only
  * the same id).
  */
-export async function auditOrders(system: FaultSystem, uuids: string[]): Promise<OrderAudit> {
+export async function auditOrders(system: AuditedSystem, uuids: string[]): Promise<OrderAudit> {
   const audit: OrderAudit = { audited: uuids.length, lost: new Set(), doubled: new Set(), problems: [] };
   if (uuids.length === 0) return audit;
   const db = await readDatabase(system, uuids);
@@ -67,7 +76,7 @@ export function describeProblems(audit: OrderAudit, limit = 12): string {
   return lines.join('\n');
 }
 
-async function readDatabase(system: FaultSystem, uuids: string[]) {
+async function readDatabase(system: AuditedSystem, uuids: string[]) {
   const client = new Client({ connectionString: system.databaseUrl });
   await client.connect();
   const perOrder = async (sql: string): Promise<Counts> => {

@@ -18,6 +18,11 @@ import { ensureFeedStream } from './feed-stream';
 /** A replay that sees no message for this long has reached the end (what it waited for expired). */
 const REPLAY_IDLE_MS = 3_000;
 const RESTART_DELAY_MS = 1_000;
+/**
+ * How long one pull of the live reader waits; the server sends a heartbeat every half of it, so
+ * the loss of the live consumer's node shows within two of them (see restartOnMissedHeartbeats).
+ */
+const LIVE_PULL_EXPIRES_MS = 4_000;
 
 /** Where the feed's history starts and ends now. */
 export interface FeedBounds {
@@ -78,6 +83,7 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
     this.lastLiveSeq = bounds.last;
     this.logger.log(`feed stream ${this.feed.name} ${outcome}; live from sequence ${this.lastLiveSeq + 1}`);
     void this.followLive();
+    void this.restartOnReconnect(this.nc);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -127,8 +133,10 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
           deliver_policy: DeliverPolicy.StartSequence,
           opt_start_seq: this.lastLiveSeq + 1,
         });
-        this.live = await consumer.consume({ max_messages: 1_024 });
-        for await (const message of this.live) {
+        const live = await consumer.consume({ max_messages: 1_024, expires: LIVE_PULL_EXPIRES_MS });
+        this.live = live;
+        void this.restartOnMissedHeartbeats(live);
+        for await (const message of live) {
           this.lastLiveSeq = message.seq;
           this.listener(decodeFeedEvent(message.seq, message.data));
         }
@@ -137,6 +145,30 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
         this.logger.warn(`live feed reader stopped (${String(error)}); restarting after ${this.lastLiveSeq}`);
       }
       if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS));
+    }
+  }
+
+  /**
+   * The live ordered consumer lives on one node. When that node dies the library keeps asking for
+   * the lost consumer, every `expires` and for as long as the node stays away: the feed stalls. So
+   * the reader closes it on two missed heartbeats (its node died under a connection to another node)
+   * or on a reconnect (its node may have been the connection's); the loop follows on with a new
+   * consumer from the last sequence handed on, so nothing is skipped or repeated.
+   */
+  private async restartOnMissedHeartbeats(live: ConsumerMessages): Promise<void> {
+    for await (const status of live.status()) {
+      if (status.type !== 'heartbeats_missed') continue;
+      this.logger.warn(`live feed reader missed heartbeats; following on after ${this.lastLiveSeq}`);
+      await live.close().catch(() => undefined);
+      return;
+    }
+  }
+
+  private async restartOnReconnect(nc: NatsConnection): Promise<void> {
+    for await (const status of nc.status()) {
+      if (status.type !== 'reconnect') continue;
+      this.logger.warn(`NATS reconnected; the live feed reader follows on after ${this.lastLiveSeq}`);
+      await this.live?.close().catch(() => undefined);
     }
   }
 }

@@ -7,6 +7,7 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { FeedStreamNames } from '@app/contracts';
+import { isJetStreamUnavailable } from '@app/messaging/jetstream/until-jetstream-answers';
 
 const STREAM_NOT_FOUND = 10059;
 
@@ -65,8 +66,9 @@ export async function ensureFeedStream(
       await jsm.streams.add(config);
       return 'created';
     } catch (raceError) {
-      // Another gateway created it between the two calls: bring it to this configuration.
-      if (!(raceError instanceof JetStreamApiError)) throw raceError;
+      // Another gateway created it between the two calls: bring it to this configuration. A
+      // refusal as unavailable is not that race: it goes to the caller, who asks again.
+      if (!(raceError instanceof JetStreamApiError) || isJetStreamUnavailable(raceError)) throw raceError;
     }
   }
   await jsm.streams.update(feed.name, config);

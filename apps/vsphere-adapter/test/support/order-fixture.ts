@@ -156,6 +156,22 @@ export async function vmsOfOrder(ctx: VimConnection, orderUuid: string): Promise
   return (await readVirtualMachines(ctx)).filter((vm) => morefs.includes(vm.ref.value));
 }
 
+/** How many VMs in vCenter carry each order's mark in their annotation, by order uuid (one read of every VM). */
+export async function vmCountsByOrder(ctx: VimConnection): Promise<Map<string, number>> {
+  const marked = await retrieveFromView(ctx.caller, ctx.content, {
+    types: ['VirtualMachine'],
+    propSet: [{ type: 'VirtualMachine', pathSet: ['config.annotation'] }],
+  });
+  const counts = new Map<string, number>();
+  for (const vm of marked) {
+    const order = /marketplace-order:([0-9a-f-]{36})/.exec(
+      asString(vm.props.get('config.annotation')) ?? '',
+    )?.[1];
+    if (order) counts.set(order, (counts.get(order) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** Waits until the adapter's OrderSubmitted consumer holds nothing: every message acked. */
 export async function consumerSettled(nats: TestNats, timeoutMs = 30_000): Promise<void> {
   const { stream, durable } = nats.topology.consumers.adapterOrderSubmitted;

@@ -8,6 +8,7 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { ConsumerPolicy } from './consumer-policy';
+import { isJetStreamUnavailable } from './until-jetstream-answers';
 
 export interface StreamSpec {
   name: string;
@@ -54,8 +55,9 @@ export async function ensureStream(
       await jsm.streams.add(config);
       return;
     } catch (raceError) {
-      // Another instance created it between our two calls: fall through to the update.
-      if (!(raceError instanceof JetStreamApiError)) throw raceError;
+      // Another instance created it between our two calls: fall through to the update. A refusal
+      // as unavailable is not that race: it goes to the caller, who asks again.
+      if (!(raceError instanceof JetStreamApiError) || isJetStreamUnavailable(raceError)) throw raceError;
     }
   }
   if (mode === 'own') await jsm.streams.update(spec.name, config);
@@ -102,7 +104,7 @@ export async function ensureDurableConsumer(
       });
       return;
     } catch (raceError) {
-      if (!(raceError instanceof JetStreamApiError)) throw raceError;
+      if (!(raceError instanceof JetStreamApiError) || isJetStreamUnavailable(raceError)) throw raceError;
     }
   }
   await jsm.consumers.update(spec.stream, spec.durable, settings);
