@@ -1,7 +1,12 @@
 import { AckPolicy, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { topology } from '@app/contracts';
-import { DEFAULT_CONSUMER_POLICY, ensureDurableConsumer, ensureStream } from '@app/messaging';
+import {
+  DEFAULT_CONSUMER_POLICY,
+  ensureDurableConsumer,
+  ensureStream,
+  untilJetStreamAnswers,
+} from '@app/messaging';
 import { loadGatewayConfig } from '../../apps/gateway/src/config/gateway.config';
 import { ensureFeedStream } from '../../apps/gateway/src/events/feed-stream';
 import { loadOrderServiceConfig } from '../../apps/order-service/src/config/order-service.config';
@@ -12,14 +17,14 @@ import { loadVsphereAdapterConfig } from '../../apps/vsphere-adapter/src/config/
 import { vsphereAdapterDefinition } from '../../apps/vsphere-adapter/src/vsphere-adapter.definition';
 import { NatsCluster } from '../support/nats-cluster';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 /**
  * The copies of a stream or a durable besides its leader's, once the cluster has placed them all.
  * While a durable's group is being re-formed (its stream just scaled), its info request may time out.
  */
 async function followers(read: () => Promise<{ cluster?: { replicas?: unknown[] } }>, count: number) {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 30_000;
   let seen = 0;
   while (Date.now() < deadline) {
     seen = (await read().catch(() => undefined))?.cluster?.replicas?.length ?? 0;
@@ -58,12 +63,14 @@ async function startTopology(jsm: JetStreamManager, env: Record<string, string>)
     ...vsphereAdapterDefinition.consumedStreams(names, adapter),
     ...syncSchedulerDefinition.consumedStreams(names, scheduler),
   ];
-  for (const stream of consumed) await ensureStream(jsm, stream, 'createOnly');
-  for (const stream of owned) await ensureStream(jsm, stream, 'own');
+  // Each step asked again while JetStream answers "not now", as the apps' starts do.
+  const step = <T>(work: () => Promise<T>) => untilJetStreamAnswers(work, () => undefined);
+  for (const stream of consumed) await step(() => ensureStream(jsm, stream, 'createOnly'));
+  for (const stream of owned) await step(() => ensureStream(jsm, stream, 'own'));
   for (const durable of Object.values(names.consumers))
-    await ensureDurableConsumer(jsm, durable, DEFAULT_CONSUMER_POLICY);
+    await step(() => ensureDurableConsumer(jsm, durable, DEFAULT_CONSUMER_POLICY));
   const gateway = loadGatewayConfig(env);
-  await ensureFeedStream(jsm, names.feed, 3_600_000, gateway.NATS_STREAM_REPLICAS);
+  await step(() => ensureFeedStream(jsm, names.feed, 3_600_000, gateway.NATS_STREAM_REPLICAS));
 }
 
 describe('NATS_STREAM_REPLICAS on a three-node cluster', () => {
@@ -74,7 +81,8 @@ describe('NATS_STREAM_REPLICAS on a three-node cluster', () => {
   beforeAll(async () => {
     await cluster.start();
     nc = await connect({ servers: cluster.urls });
-    jsm = await jetstreamManager(nc);
+    // A longer answer time than the default 5 s: the cluster places replicas on a busy machine.
+    jsm = await jetstreamManager(nc, { timeout: 15_000 });
   });
 
   afterAll(async () => {
