@@ -1,3 +1,4 @@
+import { fillPath, providerOfferingActionPath } from '@app/contracts/http/api-paths';
 import { useRef, useState } from 'react';
 import { messageOf } from '../../api/client';
 import type { Integration, InventoryCounts, SyncAccepted, SyncFinished } from '../../api/types';
@@ -68,7 +69,7 @@ export function IntegrationSync({
     const before = latest.current.at(-1);
     try {
       const accepted = await api.post<SyncAccepted>(
-        `/api/marketplace-provider-offerings/${offeringUuid}/sync/`,
+        fillPath(providerOfferingActionPath('sync'), { uuid: offeringUuid }),
       );
       // An event that came first is newer than this answer (SyncFinished may beat it): it stands.
       if (latest.current.at(-1) === before) onAnswer(accepted);
