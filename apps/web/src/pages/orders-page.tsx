@@ -1,5 +1,6 @@
+import { API_PATHS } from '@app/contracts/http/api-paths';
 import type { Order } from '../api/types';
-import { Failure, StateBadge } from '../components/status';
+import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
@@ -12,7 +13,7 @@ export function OrdersPage() {
   const projectUuid = project?.uuid ?? '';
   const orders = useLoad(`orders-${projectUuid}`, (signal) =>
     projectUuid
-      ? api.get<Order[]>(`/api/marketplace-orders/?project_uuid=${projectUuid}&page_size=100`, signal)
+      ? api.get<Order[]>(`${API_PATHS.orders}?project_uuid=${projectUuid}&page_size=100`, signal)
       : Promise.resolve([]),
   );
   useFeed(['OrderStateChanged'], (event) => {
@@ -24,6 +25,7 @@ export function OrdersPage() {
     <section aria-labelledby="orders-title">
       <h1 id="orders-title">Orders{project && ` in ${project.name}`}</h1>
       <Failure message={orders.error} />
+      {!orders.data && !orders.error && <Loading what="the orders" />}
       {orders.data?.length === 0 && <p>No orders in this project yet.</p>}
       {orders.data && orders.data.length > 0 && (
         <div className="table-wrap">
