@@ -4,6 +4,7 @@ import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
+import { TableWrap } from '../components/table-wrap';
 
 const newestFirst = (a: Order, b: Order) => b.created.localeCompare(a.created);
 
@@ -28,7 +29,7 @@ export function OrdersPage() {
       {!orders.data && !orders.error && <Loading what="the orders" />}
       {orders.data?.length === 0 && <p>No orders in this project yet.</p>}
       {orders.data && orders.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label="Orders of the project">
           <table>
             <caption className="visually-hidden">Orders of the project</caption>
             <thead>
@@ -58,7 +59,7 @@ export function OrdersPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

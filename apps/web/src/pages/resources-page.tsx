@@ -4,6 +4,7 @@ import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
+import { TableWrap } from '../components/table-wrap';
 
 const VMWARE = 'VMware.VirtualMachine';
 const newestFirst = (a: Resource, b: Resource) => b.created.localeCompare(a.created);
@@ -29,7 +30,7 @@ export function ResourcesPage() {
       {!resources.data && !resources.error && <Loading what="the resources" />}
       {resources.data?.length === 0 && <p>No resources in this project yet.</p>}
       {resources.data && resources.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label="Resources of the project">
           <table>
             <caption className="visually-hidden">Resources of the project</caption>
             <thead>
@@ -62,7 +63,7 @@ export function ResourcesPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

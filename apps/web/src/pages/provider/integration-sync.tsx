@@ -5,6 +5,7 @@ import type { Integration, InventoryCounts, SyncAccepted, SyncFinished } from '.
 import { Failure, StateBadge } from '../../components/status';
 import { useSession } from '../../session';
 import type { IntegrationEvent } from './integration-events';
+import { TableWrap } from '../../components/table-wrap';
 
 const KINDS: readonly (keyof InventoryCounts)[] = [
   'templates',
@@ -108,7 +109,7 @@ export function IntegrationSync({
               </>
             )}
           </dl>
-          <div className="table-wrap">
+          <TableWrap label="Imported from vCenter">
             <table data-testid="sync-counts">
               <caption>Imported from vCenter</caption>
               <thead>
@@ -130,7 +131,7 @@ export function IntegrationSync({
                 </tr>
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           {integration.skipped.length > 0 && (
             <>
               <h3>Left out</h3>

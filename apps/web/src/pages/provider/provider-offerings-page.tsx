@@ -6,6 +6,7 @@ import { useLoad } from '../../components/use-load';
 import { Link } from '../../router';
 import { useFeed, useSession } from '../../session';
 import { INTEGRATION_EVENTS, integrationEvent } from './integration-events';
+import { TableWrap } from '../../components/table-wrap';
 
 const VSPHERE = 'VMware.VirtualMachine';
 
@@ -74,7 +75,7 @@ export default function ProviderOfferingsPage() {
       {!rows.data && !rows.error && <Loading what="your offerings" />}
       {rows.data?.length === 0 && <p>You provide no offerings.</p>}
       {rows.data && rows.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label="Offerings you provide">
           <table>
             <caption className="visually-hidden">Offerings you provide</caption>
             <thead>
@@ -113,7 +114,7 @@ export default function ProviderOfferingsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );
