@@ -36,7 +36,8 @@ export default tseslint.config(
     },
   },
   {
-    // The portal's bundle carries no server code: contracts lend it their types only.
+    // The portal's bundle carries no server code: contracts lend it their types, and the API paths
+    // as values (a module of plain strings, kept import-free below).
     files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -44,8 +45,28 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@app/*'],
-              message: 'The web app may import only types from the libraries (`import type`).',
+              regex: '^@app/(?!contracts/http/api-paths$)',
+              message:
+                'The web app may import only types from the libraries (`import type`), and values from @app/contracts/http/api-paths.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The one contracts module the browser bundle loads as values: a value import here (zod, a
+    // schema) would land in the portal's first page.
+    files: ['libs/contracts/src/http/api-paths.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['*'],
+              message: 'api-paths.ts is bundled into the web portal: import types only (`import type`).',
               allowTypeImports: true,
             },
           ],

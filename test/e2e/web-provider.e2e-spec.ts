@@ -116,6 +116,27 @@ describe("the web portal's provider pages in Chromium, end to end", () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it("fits the offering's page on a phone screen: nothing wider than the screen, no serious axe finding", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.getByRole('heading', { name: market.offering.name }).waitFor();
+      await page.getByRole('button', { name: 'Synchronise now' }).waitFor();
+      // Nothing makes the page scroll sideways: the header, the counts and the credential forms wrap.
+      const widths = await page.evaluate<{ page: number; screen: number }>(
+        '({ page: document.documentElement.scrollWidth, screen: window.innerWidth })',
+      );
+      expect(widths.page).toBeLessThanOrEqual(widths.screen);
+      // The project switcher sits in the header, inside the screen.
+      const switcher = await page.getByLabel('Project', { exact: true }).boundingBox();
+      expect(switcher).not.toBeNull();
+      expect((switcher?.x ?? 0) + (switcher?.width ?? 0)).toBeLessThanOrEqual(390);
+      await shot('11b-provider-offering-phone');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
   it("saves one credential field on its own and shows a refused one's message at its field", async () => {
     const from = requests.length;
     await page.getByLabel('Maximum vCPU per VM').fill('24');

@@ -1,3 +1,4 @@
+import { API_PATHS } from '@app/contracts/http/api-paths';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { ApiClient, messageOf } from './api/client';
 import type { Project, User } from './api/types';
@@ -38,8 +39,8 @@ export function App() {
   const start = useCallback(async (token: string) => {
     const api = new ApiClient(token, () => undefined);
     try {
-      const user = await api.get<User>('/api/users/me/');
-      const projects = await api.get<Project[]>('/api/projects/?page_size=200');
+      const user = await api.get<User>(API_PATHS.usersMe);
+      const projects = await api.get<Project[]>(`${API_PATHS.projects}?page_size=200`);
       tokenStore.write(token);
       setSigned({ token, user, projects });
       setError(undefined);

@@ -152,7 +152,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   // `me` before `{uuid}`: Express matches in order, and `me` is not a uuid anyway.
   route(
     'get',
-    '/api/users/me/',
+    API_PATHS.usersMe,
     USERS.me,
     { operationId: 'users_me_retrieve', summary: 'The caller', tag: 'users' },
     { resource: user },

@@ -115,7 +115,7 @@ export const VSPHERE_ROUTES: readonly ApiRoute[] = [
   list(API_PATHS.vmwareFolders, FOLDERS_LIST, folderViewSchema, 'VM folders the organisation may use'),
   route(
     'get',
-    '/api/vmware-limits/{offering_uuid}/',
+    API_PATHS.vmwareLimits,
     LIMITS_GET,
     { operationId: 'vmware_limits_retrieve', summary: "The offering's maximums per VM (MiB)", tag },
     { resource: { schema: limitsViewSchema, present: (view: object) => view } },

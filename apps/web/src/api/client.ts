@@ -1,3 +1,5 @@
+import { API_PATHS } from '@app/contracts/http/api-paths';
+
 /** A refusal of the API: its status and Waldur's body (`{detail}` or `{field: [messages]}`). */
 export class ApiError extends Error {
   constructor(
@@ -78,7 +80,7 @@ async function readAnswer<T>(response: Response): Promise<T> {
 
 /** `POST /api-auth/password/`: a token for a username and password. */
 export async function logIn(username: string, password: string): Promise<string> {
-  const response = await fetch('/api-auth/password/', {
+  const response = await fetch(API_PATHS.login, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ username, password }),

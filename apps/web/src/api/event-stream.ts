@@ -1,3 +1,4 @@
+import { API_PATHS } from '@app/contracts/http/api-paths';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 /** One event of `GET /api/events`: its feed sequence, its type and the object as REST shows it. */
@@ -36,7 +37,7 @@ export function openEventStream(options: StreamOptions): () => void {
     while (!abort.signal.aborted) {
       options.onStatus(failures === 0 && lastEventId === undefined ? 'connecting' : 'reconnecting');
       try {
-        const response = await fetch('/api/events', {
+        const response = await fetch(API_PATHS.events, {
           headers: {
             Authorization: `Token ${options.token}`,
             Accept: 'text/event-stream',

@@ -18,3 +18,12 @@ export function Failure({ message }: { message: string | undefined }) {
     </p>
   );
 }
+
+/** Shown while a page's first answer is on its way: never an empty list that is not known yet. */
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="loading" role="status">
+      Loading {what}…
+    </p>
+  );
+}

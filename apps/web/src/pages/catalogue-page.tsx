@@ -1,6 +1,7 @@
+import { API_PATHS } from '@app/contracts/http/api-paths';
 import { useState } from 'react';
 import type { Offering } from '../api/types';
-import { Failure, StateBadge } from '../components/status';
+import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useSession } from '../session';
@@ -9,7 +10,7 @@ import { useSession } from '../session';
 export function CataloguePage() {
   const { api } = useSession();
   const offerings = useLoad('offerings', (signal) =>
-    api.get<Offering[]>('/api/marketplace-public-offerings/?page_size=200', signal),
+    api.get<Offering[]>(`${API_PATHS.publicOfferings}?page_size=200`, signal),
   );
   const [search, setSearch] = useState('');
   const [type, setType] = useState('');
@@ -39,6 +40,7 @@ export function CataloguePage() {
         </label>
       </div>
       <Failure message={offerings.error} />
+      {!offerings.data && !offerings.error && <Loading what="the offerings" />}
       {offerings.data && shown.length === 0 && <p>No offering matches.</p>}
       <ul className="cards">
         {shown.map((offering) => (

@@ -1,9 +1,12 @@
+import { API_PATHS, fillPath } from '@app/contracts/http/api-paths';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, messageOf, type ApiClient } from '../api/client';
 import type { Named, Offering, Order, Template } from '../api/types';
 import { describedBy, Field } from '../components/field';
 import { Failure } from '../components/status';
 import { useLoad } from '../components/use-load';
+import { useOnceAtATime } from '../components/use-once-at-a-time';
+import { LatestAnswer } from '../api/latest-answer';
 import { navigate } from '../router';
 import { monthlyEstimate } from './monthly-estimate';
 import { useSession } from '../session';
@@ -63,15 +66,17 @@ const FORM_FIELDS = new Set([
 ]);
 
 async function loadInventory(api: ApiClient, offering: string, signal: AbortSignal): Promise<Inventory> {
-  const list = <T,>(kind: string) =>
-    api.get<T[]>(`/api/vmware-${kind}/?offering_uuid=${offering}&page_size=200`, signal);
+  const list = <T,>(path: string) => api.get<T[]>(`${path}?offering_uuid=${offering}&page_size=200`, signal);
   const [templates, clusters, networks, datastores, folders, limits] = await Promise.all([
-    list<Template>('templates'),
-    list<Named>('clusters'),
-    list<Named>('networks'),
-    list<Named>('datastores'),
-    list<Named>('folders'),
-    api.get<Record<string, number | null>>(`/api/vmware-limits/${offering}/`, signal),
+    list<Template>(API_PATHS.vmwareTemplates),
+    list<Named>(API_PATHS.vmwareClusters),
+    list<Named>(API_PATHS.vmwareNetworks),
+    list<Named>(API_PATHS.vmwareDatastores),
+    list<Named>(API_PATHS.vmwareFolders),
+    api.get<Record<string, number | null>>(
+      fillPath(API_PATHS.vmwareLimits, { offering_uuid: offering }),
+      signal,
+    ),
   ]);
   return { templates, clusters, networks, datastores, folders, limits };
 }
@@ -84,7 +89,10 @@ async function loadInventory(api: ApiClient, offering: string, signal: AbortSign
 export function OrderFormPage({ offeringUuid }: { offeringUuid: string }) {
   const { api, project } = useSession();
   const loaded = useLoad(`offering-${offeringUuid}`, async (signal) => {
-    const offering = await api.get<Offering>(`/api/marketplace-public-offerings/${offeringUuid}/`, signal);
+    const offering = await api.get<Offering>(
+      fillPath(API_PATHS.publicOffering, { uuid: offeringUuid }),
+      signal,
+    );
     const inventory = offering.type === VMWARE ? await loadInventory(api, offeringUuid, signal) : undefined;
     return { offering, inventory };
   });
@@ -132,10 +140,10 @@ function OrderForm({
   const [cost, setCost] = useState<string | null>(null);
   const [verdict, setVerdict] = useState<'none' | 'accepted' | 'refused'>('none');
   const [checking, setChecking] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
   const [submitted, setSubmitted] = useState(false);
   const dryRun = useRef<AbortController | undefined>(undefined);
+  const dryRunAnswers = useRef(new LatestAnswer());
 
   const origin = window.location.origin;
   const body = (v: Values) => {
@@ -163,23 +171,27 @@ function OrderForm({
     };
   };
 
-  // The dry run, once typing pauses: what the server would answer, without creating anything.
+  // The dry run, once typing pauses: what the server would answer, without creating anything. An
+  // answer to an earlier input is stale the moment the input changes, however late it arrives.
   useEffect(() => {
+    dryRun.current?.abort();
+    dryRunAnswers.current.invalidate();
+    setChecking(true);
     const timer = setTimeout(() => {
-      dryRun.current?.abort();
       const abort = new AbortController();
       dryRun.current = abort;
-      setChecking(true);
-      api.post<Order>('/api/marketplace-orders/?dry_run=true', body(values), abort.signal).then(
+      const ticket = dryRunAnswers.current.next();
+      const current = () => !abort.signal.aborted && dryRunAnswers.current.isLatest(ticket);
+      api.post<Order>(`${API_PATHS.orders}?dry_run=true`, body(values), abort.signal).then(
         (order) => {
-          if (abort.signal.aborted) return;
+          if (!current()) return;
           setErrors({});
           setCost(order.cost);
           setVerdict('accepted');
           setChecking(false);
         },
         (refusal: unknown) => {
-          if (abort.signal.aborted) return;
+          if (!current()) return;
           setChecking(false);
           if (refusal instanceof ApiError && refusal.status === 400) {
             setErrors(refusal.body as Errors);
@@ -224,20 +236,24 @@ function OrderForm({
       ),
     );
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  // One order per intent: a double click or Enter pressed twice while the POST is on its way sends nothing more.
+  const order = useOnceAtATime(async () => {
     setSubmitted(true);
     setFailure(undefined);
-    setSubmitting(true);
     dryRun.current?.abort();
+    dryRunAnswers.current.invalidate();
+    setChecking(false);
     try {
-      const order = await api.post<Order>('/api/marketplace-orders/', body(values));
-      navigate(`/orders/${order.uuid}`);
+      const made = await api.post<Order>(API_PATHS.orders, body(values));
+      navigate(`/orders/${made.uuid}`);
     } catch (refusal) {
-      setSubmitting(false);
       if (refusal instanceof ApiError && refusal.status === 400) setErrors(refusal.body as Errors);
       else setFailure(messageOf(refusal));
     }
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void order.run();
   };
 
   const template = inventory?.templates.find((t) => t.uuid === values.template);
@@ -250,7 +266,7 @@ function OrderForm({
       <p className="meta">
         {offering.type} · provided by {offering.customer_name}
       </p>
-      <form className="order-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="order-form" onSubmit={submit} noValidate aria-busy={order.pending || undefined}>
         <Field id="name" label="Name" errors={shown('name')}>
           <input
             {...describedBy('name', shown('name'))}
@@ -443,8 +459,8 @@ function OrderForm({
           ))}
         </div>
         <Failure message={failure} />
-        <button type="submit" disabled={submitting}>
-          {submitting ? 'Ordering…' : 'Order'}
+        <button type="submit" disabled={order.pending}>
+          {order.pending ? 'Ordering…' : 'Order'}
         </button>
       </form>
     </section>

@@ -1,3 +1,4 @@
+import { API_PATHS, fillPath } from '@app/contracts/http/api-paths';
 import { useRef, useState } from 'react';
 import { TERMINAL_STATES, type Order } from '../api/types';
 import { Failure, StateBadge } from '../components/status';
@@ -20,7 +21,7 @@ export function OrderPage({ uuid }: { uuid: string }) {
   // An event may overtake the page's GET: the newer of the two is the order.
   const streamed = useRef<Order | undefined>(undefined);
   const order = useLoad(`order-${uuid}`, async (signal) => {
-    const read = await api.get<Order>(`/api/marketplace-orders/${uuid}/`, signal);
+    const read = await api.get<Order>(fillPath(API_PATHS.order, { uuid }), signal);
     const found = streamed.current && streamed.current.modified > read.modified ? streamed.current : read;
     setSteps([
       { state: 'created', at: found.created },

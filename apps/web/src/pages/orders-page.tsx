@@ -1,8 +1,10 @@
+import { API_PATHS } from '@app/contracts/http/api-paths';
 import type { Order } from '../api/types';
-import { Failure, StateBadge } from '../components/status';
+import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
+import { TableWrap } from '../components/table-wrap';
 
 const newestFirst = (a: Order, b: Order) => b.created.localeCompare(a.created);
 
@@ -12,7 +14,7 @@ export function OrdersPage() {
   const projectUuid = project?.uuid ?? '';
   const orders = useLoad(`orders-${projectUuid}`, (signal) =>
     projectUuid
-      ? api.get<Order[]>(`/api/marketplace-orders/?project_uuid=${projectUuid}&page_size=100`, signal)
+      ? api.get<Order[]>(`${API_PATHS.orders}?project_uuid=${projectUuid}&page_size=100`, signal)
       : Promise.resolve([]),
   );
   useFeed(['OrderStateChanged'], (event) => {
@@ -24,9 +26,10 @@ export function OrdersPage() {
     <section aria-labelledby="orders-title">
       <h1 id="orders-title">Orders{project && ` in ${project.name}`}</h1>
       <Failure message={orders.error} />
+      {!orders.data && !orders.error && <Loading what="the orders" />}
       {orders.data?.length === 0 && <p>No orders in this project yet.</p>}
       {orders.data && orders.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label="Orders of the project">
           <table>
             <caption className="visually-hidden">Orders of the project</caption>
             <thead>
@@ -56,7 +59,7 @@ export function OrdersPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

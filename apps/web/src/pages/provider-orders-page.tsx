@@ -1,8 +1,10 @@
+import { API_PATHS, fillPath, orderActionPath, type OrderAction } from '@app/contracts/http/api-paths';
 import { useState } from 'react';
 import { messageOf } from '../api/client';
 import type { Order } from '../api/types';
-import { Failure, StateBadge } from '../components/status';
+import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
+import { useOnceAtATime } from '../components/use-once-at-a-time';
 import { useFeed, useSession } from '../session';
 
 /** The orders a provider acts on: those waiting for its review, and Basic ones it completes by hand. */
@@ -19,8 +21,8 @@ export function ProviderOrdersPage() {
   const { api } = useSession();
   const orders = useLoad('provider-orders', async (signal) => {
     const [pending, executing] = await Promise.all([
-      api.get<Order[]>('/api/marketplace-orders/?state=pending-provider&page_size=200', signal),
-      api.get<Order[]>('/api/marketplace-orders/?state=executing&page_size=200', signal),
+      api.get<Order[]>(`${API_PATHS.orders}?state=pending-provider&page_size=200`, signal),
+      api.get<Order[]>(`${API_PATHS.orders}?state=executing&page_size=200`, signal),
     ]);
     return [...pending, ...executing];
   });
@@ -29,32 +31,37 @@ export function ProviderOrdersPage() {
     orders.setData((current = []) => [changed, ...current.filter((order) => order.uuid !== changed.uuid)]);
   });
 
-  const all = orders.data ?? [];
+  const all = orders.data;
   return (
     <section aria-labelledby="provider-orders-title">
       <h1 id="provider-orders-title">Orders for your offerings</h1>
       <Failure message={orders.error} />
-      <OrderList
-        title="Waiting for your review"
-        empty="No order waits for your review."
-        orders={all.filter(awaitsReview)}
-        actions={[
-          { action: 'approve_by_provider', label: 'Approve' },
-          { action: 'reject_by_provider', label: 'Reject', danger: true },
-        ]}
-      />
-      <OrderList
-        title="To complete by hand"
-        empty="No Basic order waits to be completed."
-        orders={all.filter(awaitsCompletion)}
-        actions={[{ action: 'set_state_done', label: 'Mark done' }]}
-      />
+      {!all && !orders.error && <Loading what="the orders" />}
+      {all && (
+        <>
+          <OrderList
+            title="Waiting for your review"
+            empty="No order waits for your review."
+            orders={all.filter(awaitsReview)}
+            actions={[
+              { action: 'approve_by_provider', label: 'Approve' },
+              { action: 'reject_by_provider', label: 'Reject', danger: true },
+            ]}
+          />
+          <OrderList
+            title="To complete by hand"
+            empty="No Basic order waits to be completed."
+            orders={all.filter(awaitsCompletion)}
+            actions={[{ action: 'set_state_done', label: 'Mark done' }]}
+          />
+        </>
+      )}
     </section>
   );
 }
 
 interface Action {
-  action: string;
+  action: OrderAction;
   label: string;
   danger?: boolean;
 }
@@ -87,19 +94,20 @@ function OrderList({
 function ProviderOrder({ order, actions }: { order: Order; actions: Action[] }) {
   const { api } = useSession();
   const [failure, setFailure] = useState<string | undefined>();
-  const [sent, setSent] = useState(false);
+  const [sent, setSent] = useState<OrderAction | undefined>();
   const name = order.resource_name || order.uuid.slice(0, 8);
 
-  const act = async (action: string) => {
+  // Once accepted, the order leaves this list as its OrderStateChanged arrives: the buttons stay off.
+  const act = useOnceAtATime(async (action: OrderAction) => {
     setFailure(undefined);
-    setSent(true);
+    setSent(action);
     try {
-      await api.post(`/api/marketplace-orders/${order.uuid}/${action}/`);
+      await api.post(fillPath(orderActionPath(action), { uuid: order.uuid }));
     } catch (refusal) {
       setFailure(messageOf(refusal));
-      setSent(false);
+      setSent(undefined);
     }
-  };
+  });
 
   return (
     <li className="device" data-order={name}>
@@ -113,8 +121,9 @@ function ProviderOrder({ order, actions }: { order: Order; actions: Action[] }) 
             key={item.action}
             type="button"
             className={item.danger ? 'danger' : undefined}
-            disabled={sent}
-            onClick={() => void act(item.action)}
+            disabled={sent !== undefined}
+            aria-busy={(act.pending && sent === item.action) || undefined}
+            onClick={() => void act.run(item.action)}
           >
             {item.label} {name}
           </button>

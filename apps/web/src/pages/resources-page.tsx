@@ -1,8 +1,10 @@
+import { API_PATHS } from '@app/contracts/http/api-paths';
 import type { Resource } from '../api/types';
-import { Failure, StateBadge } from '../components/status';
+import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
+import { TableWrap } from '../components/table-wrap';
 
 const VMWARE = 'VMware.VirtualMachine';
 const newestFirst = (a: Resource, b: Resource) => b.created.localeCompare(a.created);
@@ -13,7 +15,7 @@ export function ResourcesPage() {
   const projectUuid = project?.uuid ?? '';
   const resources = useLoad(`resources-${projectUuid}`, (signal) =>
     projectUuid
-      ? api.get<Resource[]>(`/api/marketplace-resources/?project_uuid=${projectUuid}&page_size=100`, signal)
+      ? api.get<Resource[]>(`${API_PATHS.resources}?project_uuid=${projectUuid}&page_size=100`, signal)
       : Promise.resolve([]),
   );
   useFeed(['ResourceStateChanged'], (event) => {
@@ -25,9 +27,10 @@ export function ResourcesPage() {
     <section aria-labelledby="resources-title">
       <h1 id="resources-title">Resources{project && ` in ${project.name}`}</h1>
       <Failure message={resources.error} />
+      {!resources.data && !resources.error && <Loading what="the resources" />}
       {resources.data?.length === 0 && <p>No resources in this project yet.</p>}
       {resources.data && resources.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label="Resources of the project">
           <table>
             <caption className="visually-hidden">Resources of the project</caption>
             <thead>
@@ -60,7 +63,7 @@ export function ResourcesPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

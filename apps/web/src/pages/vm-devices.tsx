@@ -1,3 +1,4 @@
+import { API_PATHS, fillPath } from '@app/contracts/http/api-paths';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, messageOf } from '../api/client';
 import type { Disk, Named, Port, Vm, VmOperation } from '../api/types';
@@ -57,7 +58,7 @@ export function VmDisks({ vm, onOperation }: DevicesProps) {
     event.preventDefault();
     refusal.clear();
     try {
-      await api.post<Disk>(`/api/vmware-virtual-machine/${vm.uuid}/create_disk/`, {
+      await api.post<Disk>(fillPath(API_PATHS.vmwareVirtualMachineCreateDisk, { uuid: vm.uuid }), {
         size: Math.round(Number(size) * MIB_PER_GIB),
       });
       setSize('');
@@ -114,7 +115,7 @@ function DiskRow({
     try {
       await run(
         () =>
-          api.post<VmOperation>(`/api/vmware-disks/${disk.uuid}/extend/`, {
+          api.post<VmOperation>(fillPath(API_PATHS.vmwareDiskExtend, { uuid: disk.uuid }), {
             size: Math.round(Number(size) * MIB_PER_GIB),
           }),
         onOperation,
@@ -127,7 +128,10 @@ function DiskRow({
   const remove = async () => {
     refusal.clear();
     try {
-      await run(() => api.delete<VmOperation>(`/api/vmware-disks/${disk.uuid}/`), onOperation);
+      await run(
+        () => api.delete<VmOperation>(fillPath(API_PATHS.vmwareDisk, { uuid: disk.uuid })),
+        onOperation,
+      );
     } catch (failure) {
       refusal.show(failure);
     }
@@ -172,7 +176,7 @@ export function VmPorts({ vm, onOperation }: DevicesProps) {
   const { api } = useSession();
   const networks = useLoad(`existing-vm-networks-${vm.offering_uuid}`, (signal) =>
     api.get<Named[]>(
-      `/api/vmware-networks/?offering_uuid=${vm.offering_uuid}&for_existing_vms=true&page_size=200`,
+      `${API_PATHS.vmwareNetworks}?offering_uuid=${vm.offering_uuid}&for_existing_vms=true&page_size=200`,
       signal,
     ),
   );
@@ -183,7 +187,9 @@ export function VmPorts({ vm, onOperation }: DevicesProps) {
     event.preventDefault();
     refusal.clear();
     try {
-      await api.post<Port>(`/api/vmware-virtual-machine/${vm.uuid}/create_port/`, { network });
+      await api.post<Port>(fillPath(API_PATHS.vmwareVirtualMachineCreatePort, { uuid: vm.uuid }), {
+        network,
+      });
     } catch (failure) {
       refusal.show(failure);
     }
@@ -192,7 +198,10 @@ export function VmPorts({ vm, onOperation }: DevicesProps) {
   const remove = async (port: Port) => {
     refusal.clear();
     try {
-      await run(() => api.delete<VmOperation>(`/api/vmware-ports/${port.uuid}/`), onOperation);
+      await run(
+        () => api.delete<VmOperation>(fillPath(API_PATHS.vmwarePort, { uuid: port.uuid })),
+        onOperation,
+      );
     } catch (failure) {
       refusal.show(failure);
     }

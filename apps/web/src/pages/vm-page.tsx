@@ -1,8 +1,11 @@
+import { API_PATHS, fillPath, vmActionPath } from '@app/contracts/http/api-paths';
+import type { VmAction } from '@app/contracts/vsphere/virtual-machine.requests';
 import { useState } from 'react';
 import { messageOf } from '../api/client';
 import type { Vm, VmOperation } from '../api/types';
 import { Failure, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
+import { useOnceAtATime } from '../components/use-once-at-a-time';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
 import { VmDisks, VmPorts } from './vm-devices';
@@ -23,13 +26,16 @@ const POWER_ACTIONS = [
  */
 export function VmPage({ uuid }: { uuid: string }) {
   const { api } = useSession();
-  const vm = useLoad(`vm-${uuid}`, (signal) => api.get<Vm>(`/api/vmware-virtual-machine/${uuid}/`, signal));
+  const vm = useLoad(`vm-${uuid}`, (signal) =>
+    api.get<Vm>(fillPath(API_PATHS.vmwareVirtualMachine, { uuid }), signal),
+  );
   const [operation, setOperation] = useState<VmOperation | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
   const [terminateOrder, setTerminateOrder] = useState<string | undefined>();
   const [resourceState, setResourceState] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
   const [consoleUrl, setConsoleUrl] = useState<string | undefined>();
+  const [sending, setSending] = useState<VmAction | undefined>();
 
   useFeed(['VmChanged'], (event) => {
     const changed = event.data as Vm;
@@ -46,28 +52,34 @@ export function VmPage({ uuid }: { uuid: string }) {
   const openConsole = async () => {
     setFailure(undefined);
     try {
-      const answer = await api.get<{ url: string }>(`/api/vmware-virtual-machine/${uuid}/console/`);
+      const answer = await api.get<{ url: string }>(
+        fillPath(API_PATHS.vmwareVirtualMachineConsole, { uuid }),
+      );
       setConsoleUrl(answer.url);
     } catch (refusal) {
       setFailure(messageOf(refusal));
     }
   };
 
-  const act = async (action: string) => {
+  // One power action at a time: until the server has answered with its operation, every button waits.
+  const power = useOnceAtATime(async (action: VmAction) => {
     setFailure(undefined);
+    setSending(action);
     try {
-      setOperation(await api.post<VmOperation>(`/api/vmware-virtual-machine/${uuid}/${action}/`));
+      setOperation(await api.post<VmOperation>(fillPath(vmActionPath(action), { uuid })));
     } catch (refusal) {
       setFailure(messageOf(refusal));
+    } finally {
+      setSending(undefined);
     }
-  };
+  });
 
   const terminate = async () => {
     setConfirming(false);
     setFailure(undefined);
     try {
       const answer = await api.post<{ order_uuid: string }>(
-        `/api/marketplace-resources/${vm.data?.marketplace_resource_uuid}/terminate/`,
+        fillPath(API_PATHS.resourceTerminate, { uuid: vm.data?.marketplace_resource_uuid ?? '' }),
       );
       setTerminateOrder(answer.order_uuid);
     } catch (refusal) {
@@ -104,8 +116,9 @@ export function VmPage({ uuid }: { uuid: string }) {
             <button
               key={item.action}
               type="button"
-              disabled={!allowed || busy}
-              onClick={() => void act(item.action)}
+              disabled={!allowed || busy || power.pending}
+              aria-busy={sending === item.action || undefined}
+              onClick={() => void power.run(item.action)}
             >
               {item.label}
             </button>
@@ -113,7 +126,8 @@ export function VmPage({ uuid }: { uuid: string }) {
         })}
       </div>
       <p aria-live="polite" data-testid="operation">
-        {operation && (
+        {sending && `${POWER_ACTIONS.find((item) => item.action === sending)?.label}: sending…`}
+        {!sending && operation && (
           <>
             {operation.operation}: <StateBadge state={operation.state} />
             {operation.error_message && <span className="error"> {operation.error_message}</span>}

@@ -1,3 +1,4 @@
+import { API_PATHS, fillPath } from '@app/contracts/http/api-paths';
 import { useState, type FormEvent } from 'react';
 import { ApiError, messageOf } from '../api/client';
 import type { Vm, VmOperation } from '../api/types';
@@ -27,7 +28,9 @@ export function VmResize({ vm, onOperation }: { vm: Vm; onOperation: (operation:
     if (Number(coresPerSocket) !== vm.cores_per_socket) body.cores_per_socket = Number(coresPerSocket);
     if (Number(ram) !== vm.ram) body.ram = Number(ram);
     try {
-      onOperation(await api.patch<VmOperation>(`/api/vmware-virtual-machine/${vm.uuid}/`, body));
+      onOperation(
+        await api.patch<VmOperation>(fillPath(API_PATHS.vmwareVirtualMachine, { uuid: vm.uuid }), body),
+      );
     } catch (refusal) {
       if (refusal instanceof ApiError && refusal.status === 400 && refusal.body.detail === undefined)
         setErrors(refusal.body as Record<string, string[]>);

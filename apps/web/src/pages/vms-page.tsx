@@ -1,5 +1,6 @@
+import { API_PATHS } from '@app/contracts/http/api-paths';
 import type { Vm } from '../api/types';
-import { Failure, StateBadge } from '../components/status';
+import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
@@ -10,7 +11,7 @@ export function VmsPage() {
   const projectUuid = project?.uuid ?? '';
   const vms = useLoad(`vms-${projectUuid}`, (signal) =>
     projectUuid
-      ? api.get<Vm[]>(`/api/vmware-virtual-machine/?project_uuid=${projectUuid}&page_size=100`, signal)
+      ? api.get<Vm[]>(`${API_PATHS.vmwareVirtualMachines}?project_uuid=${projectUuid}&page_size=100`, signal)
       : Promise.resolve([]),
   );
   useFeed(['VmChanged'], (event) => {
@@ -21,6 +22,7 @@ export function VmsPage() {
     <section aria-labelledby="vms-title">
       <h1 id="vms-title">Virtual machines{project && ` in ${project.name}`}</h1>
       <Failure message={vms.error} />
+      {!vms.data && !vms.error && <Loading what="the virtual machines" />}
       {vms.data?.length === 0 && <p>No virtual machines in this project.</p>}
       <ul className="cards">
         {vms.data?.map((vm) => (

@@ -3,14 +3,17 @@ import type { VmAction } from '../vsphere/virtual-machine.requests';
 
 /**
  * The public REST and SSE paths, in the OpenAPI form of the gateway's route table (`{uuid}`): the
- * gateway routes them, clients (`waldur-cli`) fill them with `fillPath`. Plain strings, no schema
- * library, so a client can load them without the cost of the schemas.
+ * gateway routes them, clients (`waldur-cli`, the web portal's bundle) fill them with `fillPath`.
+ * Plain strings and type-only imports, no schema library: the web portal imports this one module
+ * of the contracts as values (eslint.config.mjs allows exactly this one and keeps it import-free).
  */
 export const API_PATHS = {
   login: '/api-auth/password/',
   customers: '/api/customers/',
   projects: '/api/projects/',
   users: '/api/users/',
+  /** The caller. */
+  usersMe: '/api/users/me/',
   providerOfferings: '/api/marketplace-provider-offerings/',
   providerOffering: '/api/marketplace-provider-offerings/{uuid}/',
   publicOfferings: '/api/marketplace-public-offerings/',
@@ -33,6 +36,8 @@ export const API_PATHS = {
   vmwareNetworks: '/api/vmware-networks/',
   vmwareDatastores: '/api/vmware-datastores/',
   vmwareFolders: '/api/vmware-folders/',
+  /** The offering's maximums per VM. */
+  vmwareLimits: '/api/vmware-limits/{offering_uuid}/',
   /** The VMs orders made; `PATCH`/`PUT` of one changes its CPU and RAM (202). */
   vmwareVirtualMachines: '/api/vmware-virtual-machine/',
   vmwareVirtualMachine: '/api/vmware-virtual-machine/{uuid}/',

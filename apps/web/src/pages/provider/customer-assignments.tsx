@@ -1,3 +1,4 @@
+import { API_PATHS, VMWARE_ASSIGNMENT_PATHS } from '@app/contracts/http/api-paths';
 import { useState, type FormEvent } from 'react';
 import { ApiError, messageOf } from '../../api/client';
 import type { Assignment, AssignmentKind, Customer, Named } from '../../api/types';
@@ -9,39 +10,37 @@ import { useSession } from '../../session';
 interface KindSpec {
   kind: AssignmentKind;
   title: string;
-  /** `/api/vmware-customer-<collection>/` */
-  collection: string;
   /** The body field naming the object. */
   field: string;
-  /** The offering's objects of this kind (`/api/vmware-<inventory>/`). */
+  /** The offering's objects of this kind (`/api/vmware-networks/`). */
   inventory: string;
 }
 
 // Waldur's five assignment sections of the customer admin page, as the REST API names them.
 const KINDS: readonly KindSpec[] = [
-  { kind: 'clusters', title: 'Clusters', collection: 'clusters', field: 'cluster', inventory: 'clusters' },
+  { kind: 'clusters', title: 'Clusters', field: 'cluster', inventory: API_PATHS.vmwareClusters },
   {
     kind: 'networks',
     title: 'Networks for new VMs',
-    collection: 'networks',
+
     field: 'network',
-    inventory: 'networks',
+    inventory: API_PATHS.vmwareNetworks,
   },
   {
     kind: 'existing-vm-networks',
     title: 'Networks for existing VMs',
-    collection: 'network-pairs',
+
     field: 'network',
-    inventory: 'networks',
+    inventory: API_PATHS.vmwareNetworks,
   },
   {
     kind: 'datastores',
     title: 'Datastores',
-    collection: 'datastores',
+
     field: 'datastore',
-    inventory: 'datastores',
+    inventory: API_PATHS.vmwareDatastores,
   },
-  { kind: 'folders', title: 'Folders', collection: 'folders', field: 'folder', inventory: 'folders' },
+  { kind: 'folders', title: 'Folders', field: 'folder', inventory: API_PATHS.vmwareFolders },
 ];
 
 /**
@@ -51,7 +50,7 @@ const KINDS: readonly KindSpec[] = [
 export function CustomerAssignments({ offeringUuid }: { offeringUuid: string }) {
   const { api } = useSession();
   const customers = useLoad('assignment-customers', (signal) =>
-    api.get<Customer[]>('/api/customers/?page_size=200', signal),
+    api.get<Customer[]>(`${API_PATHS.customers}?page_size=200`, signal),
   );
   const [customerUuid, setCustomerUuid] = useState('');
   const chosen = customerUuid || customers.data?.[0]?.uuid || '';
@@ -96,7 +95,7 @@ function KindAssignments({
   offeringUuid: string;
 }) {
   const { api } = useSession();
-  const base = `/api/vmware-customer-${spec.collection}/`;
+  const base = VMWARE_ASSIGNMENT_PATHS[spec.kind];
   const assigned = useLoad(`assigned:${spec.kind}:${customerUuid}:${offeringUuid}`, (signal) =>
     api.get<Assignment[]>(
       `${base}?customer_uuid=${customerUuid}&offering_uuid=${offeringUuid}&page_size=200`,
@@ -104,7 +103,7 @@ function KindAssignments({
     ),
   );
   const objects = useLoad(`inventory:${spec.inventory}:${offeringUuid}`, (signal) =>
-    api.get<Named[]>(`/api/vmware-${spec.inventory}/?offering_uuid=${offeringUuid}&page_size=300`, signal),
+    api.get<Named[]>(`${spec.inventory}?offering_uuid=${offeringUuid}&page_size=300`, signal),
   );
   const [choice, setChoice] = useState('');
   const [errors, setErrors] = useState<string[]>([]);

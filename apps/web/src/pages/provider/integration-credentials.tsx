@@ -1,3 +1,4 @@
+import { fillPath, providerOfferingActionPath } from '@app/contracts/http/api-paths';
 import { useState, type FormEvent } from 'react';
 import { ApiError, messageOf } from '../../api/client';
 import type { Integration } from '../../api/types';
@@ -126,7 +127,7 @@ function CredentialField({
     setStatus({ kind: 'saving' });
     try {
       const view = await api.post<Integration>(
-        `/api/marketplace-provider-offerings/${offeringUuid}/update_integration/`,
+        fillPath(providerOfferingActionPath('update_integration'), { uuid: offeringUuid }),
         { service_attributes: { [spec.name]: attribute } },
       );
       setDraft(undefined);

@@ -1,9 +1,11 @@
+import { fillPath, providerOfferingActionPath } from '@app/contracts/http/api-paths';
 import { useRef, useState } from 'react';
 import { messageOf } from '../../api/client';
 import type { Integration, InventoryCounts, SyncAccepted, SyncFinished } from '../../api/types';
 import { Failure, StateBadge } from '../../components/status';
 import { useSession } from '../../session';
 import type { IntegrationEvent } from './integration-events';
+import { TableWrap } from '../../components/table-wrap';
 
 const KINDS: readonly (keyof InventoryCounts)[] = [
   'templates',
@@ -68,7 +70,7 @@ export function IntegrationSync({
     const before = latest.current.at(-1);
     try {
       const accepted = await api.post<SyncAccepted>(
-        `/api/marketplace-provider-offerings/${offeringUuid}/sync/`,
+        fillPath(providerOfferingActionPath('sync'), { uuid: offeringUuid }),
       );
       // An event that came first is newer than this answer (SyncFinished may beat it): it stands.
       if (latest.current.at(-1) === before) onAnswer(accepted);
@@ -107,7 +109,7 @@ export function IntegrationSync({
               </>
             )}
           </dl>
-          <div className="table-wrap">
+          <TableWrap label="Imported from vCenter">
             <table data-testid="sync-counts">
               <caption>Imported from vCenter</caption>
               <thead>
@@ -129,7 +131,7 @@ export function IntegrationSync({
                 </tr>
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           {integration.skipped.length > 0 && (
             <>
               <h3>Left out</h3>

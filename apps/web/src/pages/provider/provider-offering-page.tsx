@@ -1,3 +1,4 @@
+import { API_PATHS, fillPath, providerOfferingActionPath } from '@app/contracts/http/api-paths';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import type { Integration, Offering } from '../../api/types';
@@ -23,11 +24,14 @@ import { IntegrationSync } from './integration-sync';
 export default function ProviderOfferingPage({ uuid }: { uuid: string }) {
   const { api, user } = useSession();
   const offering = useLoad(`provider-offering:${uuid}`, (signal) =>
-    api.get<Offering>(`/api/marketplace-provider-offerings/${uuid}/`, signal),
+    api.get<Offering>(fillPath(API_PATHS.providerOffering, { uuid }), signal),
   );
   const integration = useLoad(`integration:${uuid}`, async (signal) => {
     try {
-      return await api.get<Integration>(`/api/marketplace-provider-offerings/${uuid}/integration/`, signal);
+      return await api.get<Integration>(
+        fillPath(providerOfferingActionPath('integration'), { uuid }),
+        signal,
+      );
     } catch (failure) {
       // Never saved yet: the form starts empty and the first field saved creates it.
       if (failure instanceof ApiError && failure.status === 404) return null;

@@ -1,10 +1,12 @@
+import { API_PATHS, fillPath, providerOfferingActionPath } from '@app/contracts/http/api-paths';
 import { ApiError } from '../../api/client';
 import type { Integration, Offering } from '../../api/types';
-import { Failure, StateBadge } from '../../components/status';
+import { Failure, Loading, StateBadge } from '../../components/status';
 import { useLoad } from '../../components/use-load';
 import { Link } from '../../router';
 import { useFeed, useSession } from '../../session';
 import { INTEGRATION_EVENTS, integrationEvent } from './integration-events';
+import { TableWrap } from '../../components/table-wrap';
 
 const VSPHERE = 'VMware.VirtualMachine';
 
@@ -31,7 +33,7 @@ async function integrationOrNone(load: Promise<Integration>): Promise<Integratio
 export default function ProviderOfferingsPage() {
   const { api } = useSession();
   const rows = useLoad('provider-offerings', async (signal) => {
-    const offerings = await api.get<Offering[]>('/api/marketplace-provider-offerings/?page_size=200', signal);
+    const offerings = await api.get<Offering[]>(`${API_PATHS.providerOfferings}?page_size=200`, signal);
     return Promise.all(
       offerings.map(async (offering): Promise<Row> =>
         offering.type !== VSPHERE
@@ -40,7 +42,7 @@ export default function ProviderOfferingsPage() {
               offering,
               integration: await integrationOrNone(
                 api.get<Integration>(
-                  `/api/marketplace-provider-offerings/${offering.uuid}/integration/`,
+                  fillPath(providerOfferingActionPath('integration'), { uuid: offering.uuid }),
                   signal,
                 ),
               ),
@@ -70,9 +72,10 @@ export default function ProviderOfferingsPage() {
     <section aria-labelledby="provider-offerings-title">
       <h1 id="provider-offerings-title">Your offerings</h1>
       <Failure message={rows.error} />
+      {!rows.data && !rows.error && <Loading what="your offerings" />}
       {rows.data?.length === 0 && <p>You provide no offerings.</p>}
       {rows.data && rows.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label="Offerings you provide">
           <table>
             <caption className="visually-hidden">Offerings you provide</caption>
             <thead>
@@ -111,7 +114,7 @@ export default function ProviderOfferingsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );
