@@ -1,19 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions } from '@nats-io/transport-node';
 import { freePort } from './free-port';
+import { acceptsConnections, ServerChild } from './server-child';
 
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 const NODE_CONFIG = join(__dirname, '..', '..', 'deploy', 'nats', 'cluster-node.conf');
 
 /** One node of the cluster: its ports stay the same across restarts, and so does its store. */
 export class NatsClusterNode {
-  private child?: ChildProcess;
-  private exited?: Promise<void>;
-  output = '';
+  private readonly server: ServerChild;
 
   constructor(
     readonly name: string,
@@ -22,55 +19,51 @@ export class NatsClusterNode {
     private readonly store: string,
     private readonly routes: string[],
     private readonly options: NatsClusterOptions = {},
-  ) {}
+  ) {
+    this.server = new ServerChild(`nats-server ${name}`);
+  }
 
   get url(): string {
     return `nats://127.0.0.1:${this.clientPort}`;
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.server.pid;
   }
 
   get running(): boolean {
-    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+    return this.server.running;
+  }
+
+  get output(): string {
+    return this.server.output;
   }
 
   /** Starts the node with the repo's cluster configuration; resolves once it accepts clients. */
   async start(timeoutMs = 15_000): Promise<void> {
-    const child = spawn(NATS_SERVER, ['-c', this.options.config ?? NODE_CONFIG], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        ...this.options.env,
-        NATS_SERVER_NAME: this.name,
-        NATS_LISTEN: `127.0.0.1:${this.clientPort}`,
-        NATS_STORE_DIR: this.store,
-        NATS_CLUSTER_LISTEN: `127.0.0.1:${this.clusterPort}`,
-        NATS_ROUTE_A: this.routes[0],
-        NATS_ROUTE_B: this.routes[1],
-      },
-    });
-    this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    const keep = (chunk: Buffer) => void (this.output = (this.output + chunk.toString()).slice(-20_000));
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    const deadline = Date.now() + timeoutMs;
-    while (!(await accepts(this.clientPort))) {
-      if (child.exitCode !== null)
-        throw new Error(`${this.name} exited with ${child.exitCode}:\n${this.output}`);
-      if (Date.now() > deadline)
-        throw new Error(`${this.name} did not listen on ${this.clientPort}:\n${this.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const env = {
+      ...process.env,
+      ...this.options.env,
+      NATS_SERVER_NAME: this.name,
+      NATS_LISTEN: `127.0.0.1:${this.clientPort}`,
+      NATS_STORE_DIR: this.store,
+      NATS_CLUSTER_LISTEN: `127.0.0.1:${this.clusterPort}`,
+      NATS_ROUTE_A: this.routes[0],
+      NATS_ROUTE_B: this.routes[1],
+    };
+    const config = this.options.config ?? NODE_CONFIG;
+    await this.server.start(
+      NATS_SERVER,
+      ['-c', config],
+      { env },
+      () => acceptsConnections(this.clientPort),
+      timeoutMs,
+    );
   }
 
   /** SIGTERM by default; SIGKILL is a node lost without warning. Resolves once the process is gone. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    if (!this.running) return;
-    this.child!.kill(signal);
-    await this.exited;
+    await this.server.stop(signal);
   }
 }
 
@@ -166,15 +159,4 @@ export class NatsCluster {
     await Promise.all(this.nodes.map((node) => node.stop('SIGKILL')));
     rmSync(this.folder, { recursive: true, force: true });
   }
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = tcpConnect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

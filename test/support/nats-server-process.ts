@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
+import { acceptsConnections, ServerChild } from './server-child';
 
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 
@@ -20,11 +19,9 @@ export interface NatsServerOptions {
  * The machine's NATS on 4222 is never touched: outages and auth are tried on this one.
  */
 export class NatsServerProcess {
-  private child?: ChildProcess;
-  private exited?: Promise<void>;
+  private readonly server = new ServerChild('nats-server');
   readonly folder = mkdtempSync(join(tmpdir(), 'vmm-nats-'));
   port = 0;
-  output = '';
 
   constructor(private readonly options: NatsServerOptions = {}) {}
 
@@ -33,7 +30,11 @@ export class NatsServerProcess {
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.server.pid;
+  }
+
+  get output(): string {
+    return this.server.output;
   }
 
   async start(timeoutMs = 10_000): Promise<void> {
@@ -47,27 +48,18 @@ export class NatsServerProcess {
         this.options.config ?? '',
       ].join('\n'),
     );
-    const child = spawn(NATS_SERVER, ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    const keep = (chunk: Buffer) => void (this.output = (this.output + chunk.toString()).slice(-20_000));
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    const deadline = Date.now() + timeoutMs;
-    while (!(await accepts(this.port))) {
-      if (child.exitCode !== null)
-        throw new Error(`nats-server exited with ${child.exitCode}:\n${this.output}`);
-      if (Date.now() > deadline)
-        throw new Error(`nats-server did not listen on ${this.port}:\n${this.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await this.server.start(
+      NATS_SERVER,
+      ['-c', configFile],
+      {},
+      () => acceptsConnections(this.port),
+      timeoutMs,
+    );
   }
 
   /** SIGTERM by default; SIGKILL is a crash. Resolves once the process is gone. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill(signal);
-    await this.exited;
+    await this.server.stop(signal);
   }
 
   /** Stops the server and removes its store. */
@@ -75,15 +67,4 @@ export class NatsServerProcess {
     await this.stop('SIGKILL');
     rmSync(this.folder, { recursive: true, force: true });
   }
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = tcpConnect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

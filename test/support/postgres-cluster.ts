@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from './free-port';
+import { ServerChild } from './server-child';
 
 const BIN = process.env.POSTGRES_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
 
@@ -22,9 +23,7 @@ export type PostgresStopMode = 'fast' | 'crash';
 export class PostgresCluster {
   readonly folder = mkdtempSync(join(tmpdir(), 'vmm-pg-'));
   port = 0;
-  output = '';
-  private child?: ChildProcess;
-  private exited?: Promise<void>;
+  private readonly server = new ServerChild('postgres');
   private readonly user = postgresUser();
 
   get dataDir(): string {
@@ -32,11 +31,15 @@ export class PostgresCluster {
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.server.pid;
   }
 
   get running(): boolean {
-    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+    return this.server.running;
+  }
+
+  get output(): string {
+    return this.server.output;
   }
 
   /** A connection URL for `database` on this cluster (user postgres, no password: trust auth). */
@@ -51,7 +54,7 @@ export class PostgresCluster {
       this.port = await freePort();
       this.initdb();
     }
-    const child = spawn(
+    await this.server.start(
       join(BIN, 'postgres'),
       [
         '-D',
@@ -75,39 +78,21 @@ export class PostgresCluster {
         'shared_buffers=32MB',
       ],
       // A process group of its own: a crash kills the postmaster and its backends together.
-      {
-        uid: this.user.uid,
-        gid: this.user.gid,
-        env: serverEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      },
+      { uid: this.user.uid, gid: this.user.gid, env: serverEnv(), detached: true },
+      () => this.answers(),
+      timeoutMs,
     );
-    this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    const keep = (chunk: Buffer) => void (this.output = (this.output + chunk.toString()).slice(-20_000));
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    const deadline = Date.now() + timeoutMs;
-    while (!(await this.answers())) {
-      if (!this.running)
-        throw new Error(`postgres exited (${child.exitCode ?? child.signalCode}):\n${this.output}`);
-      if (Date.now() > deadline) throw new Error(`postgres did not answer on ${this.port}:\n${this.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   }
 
   /** Stops the cluster; resolves once the postmaster (and, for a crash, every backend) is gone. */
   async stop(mode: PostgresStopMode = 'fast'): Promise<void> {
     if (!this.running) return;
-    const pid = this.child!.pid!;
+    const pid = this.server.pid!;
     if (mode === 'crash') {
-      process.kill(-pid, 'SIGKILL');
-      await this.exited;
+      await this.server.stop('SIGKILL', 'group');
       await waitForGroupGone(pid);
     } else {
-      this.child!.kill('SIGINT');
-      await this.exited;
+      await this.server.stop('SIGINT');
     }
   }
 
