@@ -17,11 +17,15 @@ const REPO = join(__dirname, '..', '..');
 describe('waldur-cli installed with npm install -g from a packed tarball', () => {
   const dir = mkdtempSync(join(tmpdir(), 'waldur-cli-install-'));
   const prefix = join(dir, 'prefix');
-  // npm and the installed bin run on the project's Node, as a user's PATH would give them one.
+  // npm and the installed bin run on the project's Node, as a user's PATH would give them one. The
+  // user's environment stays (a registry behind a proxy needs its CA: NODE_EXTRA_CA_CERTS, proxy
+  // variables), but not what `npm test` adds for its scripts (npm_config_*, npm_package_*), which
+  // would point this install at the repository's own configuration.
   const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_'))),
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
     HOME: process.env.HOME ?? dir,
-  };
+  } as Record<string, string>;
   const npm = (args: string[]) => runCli([], env, { command: ['npm', ...args], cwd: dir });
   const installed = (args: string[]) =>
     runCli(args, env, { command: [join(prefix, 'bin', 'waldur-cli')], cwd: dir });
@@ -37,6 +41,9 @@ describe('waldur-cli installed with npm install -g from a packed tarball', () =>
       '--prefix',
       prefix,
       '--prefer-offline',
+      // An unreachable registry fails the test in a minute, not after npm's retries of every package.
+      '--fetch-retries=1',
+      '--fetch-timeout=30000',
       '--ignore-scripts',
       '--no-audit',
       '--no-fund',
