@@ -1,4 +1,5 @@
 import { JetStreamApiError, type JetStreamClient, type PubAck } from '@nats-io/jetstream';
+import { TimeoutError } from '@nats-io/transport-node';
 import type { Envelope } from '@app/contracts';
 import { OutboxRelay, type Publish } from '../src/outbox/outbox-relay';
 import { publishEvent } from '../src/jetstream/publish-event';
@@ -161,6 +162,24 @@ describe('outbox relay: per-aggregate order and parking', () => {
     expect(log.attempts.filter((id) => id === rejected)).toHaveLength(3);
     expect((await stored()).slice(before).map((envelope) => envelope.id)).toEqual([ids[1]]);
     expect(await fx.outbox.backlog(fx.dataSource)).toMatchObject({ count: 0, parked: 2 });
+  });
+
+  it('never parks an event whose publishes go unanswered, however often; it goes out once JetStream answers', async () => {
+    const before = (await stored()).length;
+    let unanswered = '';
+    // A cluster electing leaders, or without a quorum: the publish times out, more often than the bound.
+    const log = new PublishLog((envelope, attempt) =>
+      envelope.id === unanswered && attempt <= 5 ? new TimeoutError() : undefined,
+    );
+    const { parked } = await fx.outbox.backlog(fx.dataSource);
+    const ids = await append(['order-unanswered', 'order-unanswered']);
+    unanswered = ids[0];
+    relay(log, 3).start();
+    await waitFor(async () => (await pendingCount()) === 0);
+
+    expect(log.attempts.filter((id) => id === unanswered)).toHaveLength(6);
+    expect((await stored()).slice(before).map((envelope) => envelope.id)).toEqual(ids);
+    expect(await fx.outbox.backlog(fx.dataSource)).toMatchObject({ count: 0, parked });
   });
 
   it("keeps every order's events in commit order under random failures with two relays, each published once", async () => {

@@ -166,7 +166,10 @@ export class OutboxRelay {
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const kind = classifyPublishFailure(error);
-        const counted = kind !== 'transient' || this.natsUp();
+        // A cluster without a quorum for minutes must not park events: only what the server refused,
+        // or failures while NATS is up that are not mere unanswered requests, count toward parking.
+        const counted =
+          kind === 'unpublishable' || kind === 'rejected' || (kind === 'transient' && this.natsUp());
         const attempts = event.attempts + (counted ? 1 : 0);
         const where = { eventId: event.id, subject: event.subject, aggregate: event.aggregate, attempts };
         if (kind === 'unpublishable' || (counted && attempts >= maxAttempts)) {
