@@ -17,7 +17,8 @@ const ORDERS = envNumber('CLUSTER_ORDERS', 500);
 const RATE = envNumber('CLUSTER_ORDER_RATE', 20);
 /** The faults, in seconds after the load starts; each app instance is SIGKILLed and started again. */
 const NATS_NODE_KILL_S = 3;
-const NATS_NODE_RESTART_S = 9;
+/** How long the node stays down: a longer outage shows the recovery time apart from its return. */
+const NATS_NODE_RESTART_S = NATS_NODE_KILL_S + envNumber('CLUSTER_NODE_DOWN_S', 6);
 const APP_CRASHES_S: [AppName, number][] = [
   ['order-service', 11],
   ['vsphere-adapter', 14],
