@@ -17,12 +17,24 @@ import { ensureFeedStream } from './feed-stream';
 
 /** A replay that sees no message for this long has reached the end (what it waited for expired). */
 const REPLAY_IDLE_MS = 3_000;
-const RESTART_DELAY_MS = 1_000;
+/** The pause before following on after a failure (JetStream refused, or did not answer in API_TIMEOUT_MS). */
+const RESTART_DELAY_MS = 250;
+/** The pause before following on after the reader closed its own consumer (heartbeats, reconnect). */
+const FOLLOW_ON_DELAY_MS = 50;
 /**
  * How long one pull of the live reader waits; the server sends a heartbeat every half of it, so
- * the loss of the live consumer's node shows within two of them (see restartOnMissedHeartbeats).
+ * the loss of the live consumer's node shows within two of them (see restartOnMissedHeartbeats):
+ * 2 to 3 s here, where 4 s pulls took 4 to 6 s, all of it a stall of every SSE client.
  */
-const LIVE_PULL_EXPIRES_MS = 4_000;
+const LIVE_PULL_EXPIRES_MS = 2_000;
+/**
+ * How long the reader waits for a JetStream API answer (stream info, consumer create). While a
+ * node is down a create can go unanswered: nats-server 2.9 places an ordered (R1) consumer on a
+ * random peer of the stream, the dead one too, and no one answers until the meta leader is
+ * re-elected when it was that node. The library's 5 s (and a 1 s pause) made each such try cost
+ * 6 s of stall for every SSE client; an answer normally takes milliseconds.
+ */
+const API_TIMEOUT_MS = 2_000;
 
 /** Where the feed's history starts and ends now. */
 export interface FeedBounds {
@@ -64,7 +76,7 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     this.nc = await connect(natsConnectionOptions(this.config, 'gateway', 'gateway-feed'));
-    this.js = jetstream(this.nc);
+    this.js = jetstream(this.nc, { timeout: API_TIMEOUT_MS });
     const hours = this.config.SSE_HISTORY_HOURS;
     const { outcome, bounds } = await untilJetStreamAnswers(
       async () => {
@@ -127,6 +139,7 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async followLive(): Promise<void> {
+    let delayMs = RESTART_DELAY_MS;
     while (!this.stopped) {
       try {
         const consumer = await this.js!.consumers.get(this.feed.name, {
@@ -140,11 +153,13 @@ export class FeedReader implements OnModuleInit, OnApplicationShutdown {
           this.lastLiveSeq = message.seq;
           this.listener(decodeFeedEvent(message.seq, message.data));
         }
+        delayMs = FOLLOW_ON_DELAY_MS;
       } catch (error) {
         if (this.stopped) return;
         this.logger.warn(`live feed reader stopped (${String(error)}); restarting after ${this.lastLiveSeq}`);
+        delayMs = RESTART_DELAY_MS;
       }
-      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS));
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
 

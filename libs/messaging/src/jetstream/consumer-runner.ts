@@ -43,6 +43,13 @@ class HandlerDeadline extends Error {}
 // After a consume loop ends unexpectedly (the consumer was deleted, JetStream was away at the pull),
 // it is opened again after this pause rather than leaving the service deaf.
 const REOPEN_PAUSE_MS = 1_000;
+/**
+ * How long one pull waits at the consumer's leader. The server sends a heartbeat every half of it,
+ * and two missed heartbeats make the library pull again, now from whichever node leads the consumer.
+ * With the library's 30 s default, a durable whose leader's node died stayed deaf for 30 s (all of
+ * a shorter outage): a pull waiting on a dead node is never answered nor expired by anyone.
+ */
+const PULL_EXPIRES_MS = 3_000;
 
 /**
  * Pulls from a durable consumer and maps every handler outcome to ack, nak with delay or term.
@@ -83,7 +90,7 @@ export class ConsumerRunner {
   private async open(): Promise<ConsumerMessages> {
     const { js, durable, policy } = this.options;
     const consumer = await js.consumers.get(durable.stream, durable.durable);
-    return consumer.consume({ max_messages: policy.concurrency });
+    return consumer.consume({ max_messages: policy.concurrency, expires: PULL_EXPIRES_MS });
   }
 
   private async keepConsuming(first: ConsumerMessages): Promise<void> {
