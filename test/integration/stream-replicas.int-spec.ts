@@ -16,6 +16,7 @@ import { syncSchedulerDefinition } from '../../apps/sync-scheduler/src/sync-sche
 import { loadVsphereAdapterConfig } from '../../apps/vsphere-adapter/src/config/vsphere-adapter.config';
 import { vsphereAdapterDefinition } from '../../apps/vsphere-adapter/src/vsphere-adapter.definition';
 import { NatsCluster } from '../support/nats-cluster';
+import { eventually } from '../support/virtual-machines';
 
 jest.setTimeout(120_000);
 
@@ -32,14 +33,6 @@ async function followers(read: () => Promise<{ cluster?: { replicas?: unknown[] 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return seen;
-}
-
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const streamFollowers = (jsm: JetStreamManager, stream: string, count: number) =>
@@ -107,7 +100,12 @@ describe('NATS_STREAM_REPLICAS on a three-node cluster', () => {
     const js = jetstream(nc);
     for (const n of [1, 2, 3]) await js.publish(names.subjects.orderDone, `done ${n}`);
     await js.publish(names.subjects.orderStateChanged, 'feed');
-    await eventually(async () => (await jsm.streams.info(names.feed.name)).state.messages === 1);
+    await eventually(
+      () => jsm.streams.info(names.feed.name),
+      (info) => info.state.messages === 1,
+      10_000,
+      "the feed stream's copy of the event",
+    );
     const outcomes = names.consumers.orderServiceOutcomes;
     const first = await (await js.consumers.get(outcomes.stream, outcomes.durable)).next({ expires: 5_000 });
     await first!.ackAck();

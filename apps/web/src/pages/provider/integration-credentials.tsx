@@ -103,6 +103,21 @@ export function IntegrationCredentials({
 type Status =
   { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'refused'; errors: string[] };
 
+const STATUS_TEXT: Record<Status['kind'], string> = {
+  idle: '',
+  saving: 'Saving…',
+  saved: 'Saved.',
+  refused: 'Not saved.',
+};
+
+/** The input type of each kind that is an `<input>` (a PEM is a textarea, a boolean a checkbox). */
+const INPUT_TYPE: Record<Exclude<Kind, 'boolean' | 'pem'>, string> = {
+  text: 'text',
+  url: 'url',
+  password: 'password',
+  maximum: 'number',
+};
+
 function CredentialField({
   spec,
   offeringUuid,
@@ -151,14 +166,7 @@ function CredentialField({
         ? 'A password is set. It is never shown; type a new one to replace it.'
         : 'No password set.'
       : spec.hint;
-  const statusText =
-    status.kind === 'saving'
-      ? 'Saving…'
-      : status.kind === 'saved'
-        ? 'Saved.'
-        : status.kind === 'refused'
-          ? 'Not saved.'
-          : '';
+  const statusText = STATUS_TEXT[status.kind];
 
   if (spec.kind === 'boolean')
     return (
@@ -204,15 +212,7 @@ function CredentialField({
         ) : (
           <input
             {...control}
-            type={
-              spec.kind === 'password'
-                ? 'password'
-                : spec.kind === 'maximum'
-                  ? 'number'
-                  : spec.kind === 'url'
-                    ? 'url'
-                    : 'text'
-            }
+            type={INPUT_TYPE[spec.kind]}
             min={spec.kind === 'maximum' ? 1 : undefined}
             autoComplete={spec.kind === 'password' ? 'new-password' : 'off'}
           />
