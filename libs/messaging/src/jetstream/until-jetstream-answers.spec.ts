@@ -10,6 +10,11 @@ describe('isJetStreamUnavailable', () => {
     ['a timed-out request', new TimeoutError(), true],
     ['a request error caused by a timeout', new RequestError('timeout', { cause: new TimeoutError() }), true],
     ['no metadata leader (10008)', apiError(10008, 503, 'JetStream system temporarily unavailable'), true],
+    [
+      'too few nodes up for the replicas (10005)',
+      apiError(10005, 400, 'no suitable peers for placement'),
+      true,
+    ],
     ['stream not found (10059)', apiError(10059, 404, 'stream not found'), false],
     [
       'a refused replica count (10074)',

@@ -1,8 +1,10 @@
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { RequestError, TimeoutError } from '@nats-io/transport-node';
 
-// "JetStream system temporarily unavailable": the asked node knows of no metadata leader.
-const CLUSTER_NOT_AVAILABLE = 10008;
+// "JetStream system temporarily unavailable": the asked node knows of no metadata leader;
+// "no suitable peers for placement" and "insufficient resources": too few nodes up for the
+// replicas asked, until a lost node returns.
+const NOT_NOW = new Set([10008, 10005, 10023]);
 
 /**
  * A JetStream API answer that means "not now" rather than "no": on a cluster, the request timed out
@@ -12,7 +14,7 @@ const CLUSTER_NOT_AVAILABLE = 10008;
 export function isJetStreamUnavailable(error: unknown): boolean {
   if (error instanceof TimeoutError) return true;
   if (error instanceof RequestError) return error.cause instanceof TimeoutError;
-  return error instanceof JetStreamApiError && error.code === CLUSTER_NOT_AVAILABLE;
+  return error instanceof JetStreamApiError && NOT_NOW.has(error.code);
 }
 
 /**
