@@ -1,5 +1,6 @@
 // Three tiers, each its own project: `npm test` runs unit and integration side by side, then e2e
-// one file at a time (e2e suites start the apps as processes that answer shared request subjects).
+// two files at a time (each e2e suite starts the apps as processes, on a database and NATS
+// namespace of its own), then the fault suites one at a time (see scripts/test.sh).
 const shared = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: '.',
@@ -40,7 +41,13 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/support/secret-scan.setup.ts'],
     },
     // Faults: the apps as processes against a nats-server and a Postgres cluster of the suite's own,
-    // which it kills and restarts. Run one file at a time (`npm run test:faults`).
-    { ...shared, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },
+    // which it kills and restarts. Run one file at a time (`npm run test:faults`). A failing test
+    // prints the last lines of every app process the file started.
+    {
+      ...shared,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'],
+      testEnvironment: '<rootDir>/test/faults/support/fault-environment.js',
+    },
   ],
 };

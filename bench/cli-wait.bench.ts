@@ -12,8 +12,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, startCli } from '../test/support/cli-process';
 import { startBasicMarketplace, type BasicMarketplace } from './support/basic-marketplace';
 import { ascending, percentile } from './support/stats';
+import { size } from './support/quick';
 
-const ORDERS = 50;
+const ORDERS = size(50, 3);
 const POLL_INTERVAL_MS = 3_000;
 
 type Json = Record<string, unknown>;

@@ -4,7 +4,10 @@
  * (a) `Marketplace.Basic` orders accepted through the gateway: 2,000 `POST /api/marketplace-orders/`
  *     by 50 clients on keep-alive connections (closed loop), after 200 to warm up: orders accepted
  *     per second, latency p50/p99, and the CPU each app spent per order. Compare with
- *     shared/floors.md §1 (a bare order + outbox transaction: ≈2,750/s at 50 connections).
+ *     shared/floors.md §1 (a bare order + outbox transaction: ≈2,750/s at 50 connections). In the
+ *     same run, on the same gateway, the same number of `GET /favicon.svg` (a static file the
+ *     gateway serves from disk) at the same concurrency: `ratio_to_static_file` is the orders' rate
+ *     over the static file's, the issue-21 target being ≥ 0.5.
  *
  * (b) 100 VM orders on vcsim (behind the vCenter 8 front) at concurrency 20, each followed on
  *     `GET /api/marketplace-orders/{uuid}/events` from its POST to its end: end-to-end p50/p99, and
@@ -24,33 +27,43 @@
  * over the two gateways, (c)'s approvals through the first. Each figure of (a) and (c) then has a
  * `single` and a `cluster` part. (b) runs on the single node only.
  *
- * `npm run bench -- orders [--parts a,b,c] [--cluster]` (all parts, single node by default); the
- * last line is one JSON object.
+ * `npm run bench -- orders [--parts a,b,c] [--cluster] [--quick]` (all parts, single node by
+ * default; `--quick`: small sizes, for CI); the last line is one JSON object.
  */
 import type { Socket } from 'node:net';
 import type { ApiSystemOptions } from '../test/support/api-system';
 import { NatsCluster } from '../test/support/nats-cluster';
 import { SseClient } from '../test/support/sse-client';
 import { VsphereMarketplace } from '../test/support/vsphere-marketplace';
+import { AppCounterProbe, perOrder } from './support/app-counters';
 import { runLoad } from './support/http-load';
-import { cpuSeconds } from './support/process-cpu';
+import { totalCpuSeconds } from './support/process-cpu';
 import { startBasicMarketplace, type BasicMarketplace } from './support/basic-marketplace';
 import { subscribeToOrders } from './support/order-subscribers';
 import { histogramTotals } from './support/metrics-scrape';
+import { size } from './support/quick';
 import { ascending, percentile, rssMb } from './support/stats';
 
-const ORDERS = 2_000;
-const WARM_UP = 200;
-const CONCURRENCY = 50;
+const ORDERS = size(2_000, 100);
+const WARM_UP = size(200, 20);
+const CONCURRENCY = size(50, 10);
 
-const VM_ORDERS = Number(process.env.BENCH_VM_ORDERS ?? 100);
-const VM_CONCURRENCY = Number(process.env.BENCH_VM_CONCURRENCY ?? 20);
-const SUBSCRIBERS = 1_000;
-const APPROVALS = 100;
+const VM_ORDERS = Number(process.env.BENCH_VM_ORDERS ?? size(100, 4));
+const VM_CONCURRENCY = Number(process.env.BENCH_VM_CONCURRENCY ?? size(20, 2));
+const SUBSCRIBERS = size(1_000, 20);
+const APPROVALS = size(100, 5);
 const APPROVAL_GAP_MS = 100;
 const POLL_PERIOD_MS = 3_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`not reached within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
 const round = (value: number) => Math.round(value * 100) / 100;
 
 function percentiles(samples: number[]): { p50: number; p99: number; max: number } {
@@ -77,7 +90,12 @@ interface Setup {
 }
 
 async function basicOrders(setup: Setup): Promise<Record<string, unknown>> {
-  const market = await startBasicMarketplace(`benchorders${setup.name}`, setup.options);
+  // The apps count their statements, NATS messages and CPU (bench/support/app-counters.preload.js).
+  const probe = new AppCounterProbe();
+  probe.enable();
+  const market = await startBasicMarketplace(`benchorders${setup.name}`, setup.options).finally(() =>
+    probe.disable(),
+  );
   try {
     const { system, memberToken, offering, plan, project } = market;
     const origins = system.gateways.map((gateway) => gateway.base);
@@ -95,35 +113,91 @@ async function basicOrders(setup: Setup): Promise<Record<string, unknown>> {
         accepting_terms_of_service: true,
       }),
     });
-    await runLoad(origins, WARM_UP, CONCURRENCY, order);
+    // The reference of the same run: a static file from the same gateways, at the same concurrency.
+    const staticFile = () => ({ method: 'GET' as const, path: '/favicon.svg' });
     const pids = {
       gateway: system.gateways.map((gateway) => gateway.process.pid!),
-      orderService: [system.orderService, ...system.others]
+      order_service: [system.orderService, ...system.others]
         .filter((app) => app.app === 'order-service')
         .map((app) => app.pid!),
     };
-    const cpuOf = (list: number[]) => list.reduce((total, pid) => total + cpuSeconds(pid), 0);
-    const before = { gateway: cpuOf(pids.gateway), orderService: cpuOf(pids.orderService) };
+    await runLoad(origins, WARM_UP, CONCURRENCY, staticFile);
+    const gatewayBeforeStatics = await probe.sum(pids.gateway);
+    const benchBeforeStatics = process.cpuUsage();
+    const statics = await runLoad(origins, ORDERS, CONCURRENCY, staticFile);
+    const benchStatics = process.cpuUsage(benchBeforeStatics);
+    const gatewayStatics = perOrder(gatewayBeforeStatics, await probe.sum(pids.gateway), ORDERS);
+    await runLoad(origins, WARM_UP, CONCURRENCY, order);
+    // The database's backends (the apps' pools): their CPU is the order's too.
+    const backends = async () =>
+      (
+        await system.sql<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        )
+      ).map((row) => row.pid);
+    const counters = () =>
+      Promise.all([probe.sum(pids.gateway), probe.sum(pids.order_service)]).then(
+        ([gateway, orderService]) => ({ gateway, order_service: orderService }),
+      );
+    const before = await counters();
+    const postgresPids = await backends();
+    const postgresBefore = totalCpuSeconds(postgresPids);
+    const benchBefore = process.cpuUsage();
     const load = await runLoad(origins, ORDERS, CONCURRENCY, (i) => order(WARM_UP + i));
-    // Summed over the app's instances.
-    const cpuMsPerOrder = (app: keyof typeof pids) =>
-      Math.round(((cpuOf(pids[app]) - before[app]) * 1e6) / ORDERS) / 1000;
+    const bench = process.cpuUsage(benchBefore);
+    // Once the relay has published what the orders wrote: its statements and CPU count too.
+    await eventually(async () => {
+      const [{ pending }] = await system.sql<{ pending: string }>(
+        'SELECT count(*) AS pending FROM marketplace.outbox WHERE published_at IS NULL',
+      );
+      return pending === '0';
+    });
+    const after = await counters();
+    // Backends the pools opened during the run are not counted: the pools were warm before it.
+    const postgresMs = (totalCpuSeconds(postgresPids) - postgresBefore) * 1000;
+    const perRequest = (ms: number) => Math.round((ms / ORDERS) * 100) / 100;
+    const benchMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+    const gateway = perOrder(before.gateway, after.gateway, ORDERS);
+    const orderService = perOrder(before.order_service, after.order_service, ORDERS);
     const [{ count }] = await system.sql<{ count: string }>('SELECT count(*) FROM marketplace.orders');
     return {
       gateways: origins.length,
       orders: ORDERS,
       concurrency: CONCURRENCY,
       accepted_per_second: load.perSecond,
+      static_file: {
+        per_second: statics.perSecond,
+        p50_ms: statics.p50,
+        p99_ms: statics.p99,
+        cpu_ms_per_request: {
+          gateway: gatewayStatics.cpu_ms,
+          bench_client: perRequest(benchMs(benchStatics)),
+        },
+      },
+      ratio_to_static_file: Math.round((load.perSecond / statics.perSecond) * 100) / 100,
       p50_ms: load.p50,
       p99_ms: load.p99,
       max_ms: load.max,
       failures: load.failures,
       statuses: load.statuses,
       orders_stored: Number(count),
-      cpu_ms_per_order: { gateway: cpuMsPerOrder('gateway'), order_service: cpuMsPerOrder('orderService') },
+      cpu_ms_per_order: {
+        gateway: gateway.cpu_ms,
+        order_service: orderService.cpu_ms,
+        postgres: perRequest(postgresMs),
+        bench_client: perRequest(benchMs(bench)),
+      },
+      postgres_backends: postgresPids.length,
+      statements_per_order: { gateway: gateway.statements, order_service: orderService.statements },
+      nats_messages_per_order: {
+        gateway: { publishes: gateway.nats_publishes, requests: gateway.nats_requests },
+        order_service: { publishes: orderService.nats_publishes, requests: orderService.nats_requests },
+      },
+      order_service_statements: orderService.by_statement,
     };
   } finally {
     await market.system.stop();
+    probe.remove();
   }
 }
 
@@ -190,7 +264,11 @@ async function vmOrders(): Promise<Record<string, unknown>> {
 }
 
 async function sseDelay(setup: Setup): Promise<Record<string, unknown>> {
-  const market: BasicMarketplace = await startBasicMarketplace(`benchsse${setup.name}`, setup.options);
+  // Every subscriber is the one member: the per-user stream cap is lifted to their number.
+  const market: BasicMarketplace = await startBasicMarketplace(`benchsse${setup.name}`, {
+    ...setup.options,
+    gatewayEnv: { ...setup.options.gatewayEnv, SSE_MAX_STREAMS_PER_USER: String(SUBSCRIBERS) },
+  });
   const sockets: Socket[] = [];
   try {
     const { system, memberToken, offering, plan, project } = market;

@@ -1,5 +1,5 @@
 /**
- * Order + outbox commit → JetStream, through the real outbox relay: what the backbone adds on top
+ * Order + outbox commit → JetStream, through the real outbox relay: what the messaging layer adds on top
  * of the floors (shared/floors.md §1–2: PG order+outbox transaction p50 ≈ 1.1–1.2 ms; sync publish
  * p50 ≈ 0.23 ms; publish → consumer p50 ≈ 0.3–0.85 ms).
  *
@@ -16,9 +16,10 @@ import { OutboxRelay } from '@app/messaging/outbox/outbox-relay';
 import { createTestDatabase } from '../test/support/test-database';
 import { createTestNats } from '../test/support/test-nats';
 import { ascending, percentile } from './support/stats';
+import { size } from './support/quick';
 
-const PACED = 500;
-const BURST = 5_000;
+const PACED = size(500, 50);
+const BURST = size(5_000, 200);
 
 function summary(samples: number[]) {
   const sorted = ascending(samples);

@@ -17,10 +17,11 @@ import { ApiSession, type Json } from '../test/support/api-session';
 import { ApiSystem } from '../test/support/api-system';
 import { FeedPublisher, orderView, type FeedScope } from '../test/support/feed-publisher';
 import { percentile, rssMb } from './support/stats';
+import { size } from './support/quick';
 
-const SUBSCRIBERS = Number(process.env.SSE_BENCH_SUBSCRIBERS ?? 1_000);
+const SUBSCRIBERS = Number(process.env.SSE_BENCH_SUBSCRIBERS ?? size(1_000, 20));
 const WARMUP = 5;
-const MEASURED = 50;
+const MEASURED = size(50, 5);
 const GAP_MS = 100;
 const POLL_PERIOD_MS = 3_000;
 const MARKER = 'marketplace-orders/';
@@ -67,9 +68,13 @@ function subscribe(
 
 async function main(): Promise<void> {
   const system = await ApiSystem.start('ssebench', {
-    gatewayEnv: process.env.SSE_BENCH_GATEWAY_NODE_OPTIONS
-      ? { NODE_OPTIONS: process.env.SSE_BENCH_GATEWAY_NODE_OPTIONS }
-      : {},
+    gatewayEnv: {
+      // Every subscriber is the one member: the per-user stream cap is lifted to their number.
+      SSE_MAX_STREAMS_PER_USER: String(SUBSCRIBERS),
+      ...(process.env.SSE_BENCH_GATEWAY_NODE_OPTIONS
+        ? { NODE_OPTIONS: process.env.SSE_BENCH_GATEWAY_NODE_OPTIONS }
+        : {}),
+    },
   });
   try {
     const api = new ApiSession(system.base, system.db.url);

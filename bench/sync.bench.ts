@@ -23,8 +23,9 @@ import { openRequestClient } from '../test/support/nats-requests';
 import { createTestDatabase } from '../test/support/test-database';
 import { createTestNats } from '../test/support/test-nats';
 import { startVcsimWithFront } from '../test/support/vcsim-front';
+import { QUICK, size } from './support/quick';
 
-const TEMPLATES = 20;
+const TEMPLATES = size(20, 2);
 const round = (s: number): number => Math.round(s * 10_000) / 10_000;
 
 interface KindFigures {
@@ -96,7 +97,9 @@ function secondsBetween(view: IntegrationView): number {
 }
 
 async function main(): Promise<void> {
-  const args = ['-cluster', '10', '-host', '10', '-vm', '50'];
+  const args = QUICK
+    ? ['-cluster', '2', '-host', '2', '-vm', '10']
+    : ['-cluster', '10', '-host', '10', '-vm', '50'];
   const sim = await startVcsimWithFront({ args, startTimeoutMs: 60_000 });
   const db = await createTestDatabase('bench_sync');
   const nats = await createTestNats('benchsync');
@@ -120,12 +123,13 @@ async function main(): Promise<void> {
       backend_url: sim.url,
       username: sim.username,
       password: sim.password,
+      ca_pem: sim.caPem,
     });
     if (first.state !== 'OK') throw new Error(`the sync failed: ${first.error_message}`);
     const firstTypes = meter.take();
     const repeat = await syncAndSettle(client, offering);
     const repeatTypes = meter.take();
-    dataOf(await ask(client, 'vsphere.integration.get', { offering_uuid: offering }));
+    dataOf(await ask(client, 'vsphere-internal.integration.get', { offering_uuid: offering }));
     const soapMax = Math.max(
       ...INVENTORY_KINDS.map((k) => Math.max(firstTypes[k].soap_requests, repeatTypes[k].soap_requests)),
     );

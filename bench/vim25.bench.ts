@@ -44,10 +44,11 @@ import {
   ReaderProcess,
   type ReadSample,
 } from './vim25-reader/reader-process';
+import { QUICK, size } from './support/quick';
 
-const RUNS = 5;
+const RUNS = size(5, 1);
 /** Interleaved rounds of the govmomi comparison (each: one read by each reader, order alternating). */
-const ROUNDS = 9;
+const ROUNDS = size(9, 1);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (s: number): number => Math.round(s * 10_000) / 10_000;
@@ -159,7 +160,9 @@ async function compareWithGovmomi(sim: VcsimInstance) {
 }
 
 async function main(): Promise<void> {
-  const args = ['-cluster', '10', '-host', '10', '-vm', '50'];
+  const args = QUICK
+    ? ['-cluster', '2', '-host', '2', '-vm', '10']
+    : ['-cluster', '10', '-host', '10', '-vm', '50'];
   const startedAt = process.hrtime.bigint();
   const sim = await startVcsim({ args, startTimeoutMs: 60_000 });
   const vcsimStartSeconds = seconds(startedAt);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm start: installs and builds what is missing, applies migrations, starts vcsim (standing in for
 # vCenter) with the project's front before it and the four apps, registers the demo (a provider, a
-# customer with a project, an active vSphere offering on vcsim), and waits. Ctrl-C (or SIGTERM)
+# customer with a project, an active vSphere offering on vcsim), gives the demo staff user 'admin' a
+# password for the portal (printed once, the first start on a database), and waits. Ctrl-C (or SIGTERM)
 # stops every process it started.
 #
 # Variables: DATABASE_URL, NATS_URL, NATS_NAMESPACE, GATEWAY_HOST, GATEWAY_PORT (see README.md);
@@ -9,7 +10,9 @@
 # 127.0.0.1:8989) and VCSIM_FRONT_LISTEN (the front, vCenter 8 as the adapter sees it, default
 # 127.0.0.1:8990), port 0 for any free one; VCSIM_USERNAME, VCSIM_PASSWORD (the user vcsim enforces,
 # default user/pass as upstream vcsim); CREDENTIALS_KEYS (the adapter's key for vCenter passwords;
-# unset: a throwaway key made once in .cache/credentials-keys, never printed).
+# unset: a throwaway key made once in .cache/credentials-keys, never printed);
+# VCENTER_ALLOWED_NETWORKS (where the adapter may reach a vCenter besides Internet addresses; unset:
+# loopback, where the demo's vcsim front listens, and nothing else internal).
 #
 # NATS: without NATS_URL, a nats-server of its own with the project's configuration (every app
 # authenticates with an nkey of its own and may use only its subjects), listening on NATS_LISTEN
@@ -208,6 +211,10 @@ for app in order-service vsphere-adapter sync-scheduler gateway; do
       CREDENTIALS_KEYS=$(<"$KEYS_FILE")
       export CREDENTIALS_KEYS
     fi
+    # The adapter refuses internal vCenter addresses unless listed; the demo's vcsim is on loopback.
+    if [ "$app" = vsphere-adapter ]; then
+      export VCENTER_ALLOWED_NETWORKS=${VCENTER_ALLOWED_NETWORKS-127.0.0.0/8,::1/128}
+    fi
     exec "$NODE" "dist/apps/$app/apps/$app/src/main.js"
   ) &
   pids+=($!)
@@ -249,6 +256,15 @@ if [ -n "$publish_pid" ]; then
   else
     say "the gateway is not healthy: no demo registered"
   fi
+fi
+
+# A way into the portal for a person: the first start on a database gives 'admin' a password and
+# prints it once (stdout); later starts say so. The marker (per database) never holds the password.
+if [ -n "$healthy" ]; then
+  db_key=$(printf '%s' "${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/vmmarket}" | sha256sum | cut -c1-16)
+  GATEWAY_URL=$GATEWAY_URL DEMO_API_TOKEN=$token DEMO_USERNAME=admin \
+    DEMO_PASSWORD_MARKER="$ROOT/.cache/demo-password/$db_key" \
+    "${TS[@]}" scripts/demo/demo-sign-in.ts || say "no demo password set (above); the token still works"
 fi
 
 # Any process that ends (NATS included) takes the whole system down with it, so a half-started

@@ -49,9 +49,12 @@ var vmPaths = []string{
 	"config.uuid",
 	"config.instanceUuid",
 	"guest.toolsRunningStatus",
+	"config.tools.toolsInstallType",
 	"guest.guestState",
 	"resourcePool",
 	"parent",
+	"snapshot",
+	"runtime.consolidationNeeded",
 }
 
 type result struct {

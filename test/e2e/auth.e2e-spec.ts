@@ -15,6 +15,9 @@ const PASSWORDS = {
   aliceNew: 'alice-Changed-2027',
   bob: 'bob-Passw0rd-xyz',
   target: 'target-Passw0rd-1',
+  carol: 'carol-Passw0rd-abc',
+  carolNew: 'carol-Changed-def',
+  carolByStaff: 'carol-SetByStaff-ghi',
   wrong: 'definitely-Wrong-42',
 };
 
@@ -134,6 +137,49 @@ describe('tokens and passwords through the gateway: login, lifetime, refresh, re
       expect((await login('alice', PASSWORDS.aliceNew)).status).toBe(200);
     });
 
+    it("a user's own change signs out every other token of theirs and keeps the one it was made with", async () => {
+      uuid.carol = await newUser('carol', PASSWORDS.carol);
+      const [used, other] = [
+        await tokenOf('carol', PASSWORDS.carol),
+        await tokenOf('carol', PASSWORDS.carol),
+      ];
+      expect(
+        await system.call(used, 'POST', `/api/users/${uuid.carol}/change_password/`, {
+          new_password: PASSWORDS.carolNew,
+          current_password: PASSWORDS.carol,
+        }),
+      ).toMatchObject({ status: 200 });
+      // A token stolen before the change is worth nothing after it.
+      expect((await me(other)).body).toEqual({ detail: 'Invalid token.' });
+      expect((await me(used)).body).toMatchObject({ username: 'carol' });
+    });
+
+    it("staff setting a user's password revokes every token of that user, and none of staff's", async () => {
+      const [first, second] = [
+        await tokenOf('carol', PASSWORDS.carolNew),
+        await tokenOf('carol', PASSWORDS.carolNew),
+      ];
+      await system.ok(system.staffToken, 'POST', `/api/users/${uuid.carol}/change_password/`, {
+        new_password: PASSWORDS.carolByStaff,
+      });
+      for (const token of [first, second]) expect((await me(token)).status).toBe(401);
+      expect((await me(system.staffToken)).status).toBe(200);
+      expect(
+        await system.sql(`SELECT 1 FROM marketplace.api_tokens WHERE user_uuid = $1 AND revoked_at IS NULL`, [
+          uuid.carol,
+        ]),
+      ).toHaveLength(0);
+    });
+
+    it('deactivation revokes the tokens: reactivated, the user must log in again', async () => {
+      const token = await tokenOf('carol', PASSWORDS.carolByStaff);
+      await system.ok(system.staffToken, 'PATCH', `/api/users/${uuid.carol}/`, { is_active: false });
+      expect((await me(token)).status).toBe(401);
+      await system.ok(system.staffToken, 'PATCH', `/api/users/${uuid.carol}/`, { is_active: true });
+      expect((await me(token)).body).toEqual({ detail: 'Invalid token.' });
+      expect((await me(await tokenOf('carol', PASSWORDS.carolByStaff))).status).toBe(200);
+    });
+
     it("refuses weak passwords with Django's messages", async () => {
       const path = `/api/users/${uuid.bob}/change_password/`;
       expect((await system.call(system.staffToken, 'POST', path, { new_password: 'short1' })).body).toEqual({
@@ -207,7 +253,7 @@ describe('tokens and passwords through the gateway: login, lifetime, refresh, re
     it('a refreshed token replaces the old at once: the old is 401, the new works', async () => {
       const old = await tokenOf('bob', PASSWORDS.bob);
       const answer = await system.call<Json>(old, 'POST', `/api/users/${uuid.bob}/refresh_token/`);
-      expect(answer.status).toBe(201);
+      expect(answer.status).toBe(200);
       const fresh = answer.body.token as string;
       expect(fresh).toMatch(/^[0-9a-f]{40}$/);
       expect((await me(old)).body).toEqual({ detail: 'Invalid token.' });
@@ -224,7 +270,7 @@ describe('tokens and passwords through the gateway: login, lifetime, refresh, re
         'POST',
         `/api/users/${uuid.bob}/refresh_token/`,
       );
-      expect(byStaff.status).toBe(201);
+      expect(byStaff.status).toBe(200);
       expect((await me(bob)).status).toBe(401);
       expect((await me(byStaff.body.token as string)).status).toBe(200);
     });

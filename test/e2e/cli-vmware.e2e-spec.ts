@@ -102,8 +102,12 @@ describe('waldur-cli vmware day-2 commands against vcsim', () => {
     expect(json(await member(['vmware', 'vm', 'get', vmUuid])).marketplace_resource_uuid).toMatch(
       /^[0-9a-f-]{36}$/,
     );
-    const console = json(await member(['vmware', 'vm', 'console', vmUuid]));
-    expect(console.url).toMatch(/^vmrc:\/\/clone:.+@.+\/\?moid=vm-\d+$/);
+    // The web console: a single-use ticket for this VM; the VMRC link (no ticket) is staff's only.
+    const console = json(await member(['vmware', 'vm', 'console', vmUuid, '--web']));
+    expect(console.url).toMatch(/^wss:\/\/[^/]+\/ticket\/[0-9a-f]+$/);
+    const vmrc = await member(['vmware', 'vm', 'console', vmUuid]);
+    expect(vmrc.code).not.toBe(0);
+    expect(vmrc.stderr).toContain('vCenter account of your own');
   });
 
   it('stops the VM and waits for the operation, resizes it powered off, and starts it again', async () => {
@@ -209,5 +213,37 @@ describe('waldur-cli vmware day-2 commands against vcsim', () => {
     expect(added).toMatchObject({ network_uuid: network.uuid, state: 'OK' });
     json(await member(['vmware', 'port', 'delete', added!.uuid as string, '--wait']));
     expect(await nics()).toBe(before);
+  });
+
+  it('takes a snapshot, lists it, reverts to it and deletes it, each waited for and seen in vcsim', async () => {
+    const names = async () => ((await inVcsim()).snapshot?.rootSnapshotList ?? []).map((t) => t.name);
+    const vm = json(
+      await member(['vmware', 'snapshot', 'create', '--vm', vmUuid, '--name', 'cli-snap', '--wait']),
+    );
+    expect((vm.operation as Json).operation).toBe('create_snapshot');
+    expect(await names()).toEqual(['cli-snap']);
+    const [uuid] = json(
+      await member(['vmware', 'snapshot', 'list', '--filter', `vm_uuid=${vmUuid}`, '--jmespath', '[].uuid']),
+    ) as unknown as string[];
+    const shown = json(await member(['vmware', 'snapshot', 'get', uuid]));
+    expect(shown).toMatchObject({ name: 'cli-snap', current: true });
+    json(await member(['vmware', 'snapshot', 'revert', uuid, '--wait']));
+    expect((await inVcsim()).snapshot?.currentSnapshot?.value).toBe(shown.backend_id);
+    json(await member(['vmware', 'snapshot', 'delete', uuid, '--wait']));
+    expect(await names()).toEqual([]);
+  });
+
+  it("prints the VM's latest usage values with their units", async () => {
+    const latest = json(
+      await member(['vmware', 'vm', 'stats', vmUuid, '--metric', 'cpu,network']),
+    ) as unknown as Json[];
+    expect(latest.map((l) => [l.metric, l.unit])).toEqual([
+      ['cpu', '%'],
+      ['network', 'KBps'],
+    ]);
+    for (const l of latest) expect(typeof l.value).toBe('number');
+    const bad = await member(['vmware', 'vm', 'stats', vmUuid, '--period', 'year']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--period');
   });
 });

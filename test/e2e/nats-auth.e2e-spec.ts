@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,17 +8,19 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { firstValueFrom, timeout } from 'rxjs';
 import {
   AccessChangedEvent,
+  CALLER_CONTEXT,
+  INTEGRATION_GET_PATTERN,
+  INTEGRATION_UPDATE_PATTERN,
   NATS_APPS,
   OrderStateChangedEvent,
   OrderDoneEvent,
+  OrderErredEvent,
   OrderSubmittedEvent,
-  ORDER_PATTERNS,
   topology,
   USER_OPERATIONS,
-  VMWARE_OFFERING_TYPE,
+  VM_LIST,
+  VMWARE_VM_TYPE,
   type NatsApp,
-  type OfferingView,
-  type BackboneOrderView,
   type RequestReply,
   type UserView,
 } from '@app/contracts';
@@ -26,6 +28,7 @@ import { buildEnvelope, publishEvent } from '@app/messaging';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
 import { appConfigSchema, loadConfig } from '@app/platform';
+import { ApiSession, type Json } from '../support/api-session';
 import { AppProcess } from '../support/app-process';
 import { startAuthNats, type AuthNats } from '../support/auth-nats';
 import { freePort } from '../support/free-port';
@@ -34,12 +37,16 @@ import { SseClient } from '../support/sse-client';
 import { readEnvelopes } from '../support/stream-reader';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { uniqueToken } from '../support/test-env';
-import { BACKBONE_PROJECT, createBackboneProject } from '../support/backbone-project';
+import {
+  registerVcsimOffering,
+  startVcsimWithTemplates,
+  type RegisteredOffering,
+  type VcsimWithTemplates,
+} from '../support/vcsim-offering';
 
 jest.setTimeout(120_000);
 
 const ROOT = join(__dirname, '..', '..');
-const PROJECT = BACKBONE_PROJECT;
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -49,11 +56,6 @@ async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20
     if (Date.now() > deadline) throw new Error('not reached in time');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-function unwrap<T>(reply: RequestReply<T>): T {
-  if (reply.status !== 'ok') throw new Error(`request refused: ${JSON.stringify(reply)}`);
-  return reply.data;
 }
 
 // The project's apps against a nats-server with the project's generated permissions, and clients
@@ -69,7 +71,9 @@ describe('NATS with the project’s authorization: each app may use only its own
   const opened: { close(): Promise<void> }[] = [];
   let base: string;
   let staffToken: string;
-  let offering: OfferingView;
+  let vcsim: VcsimWithTemplates;
+  let api: ApiSession;
+  let market: RegisteredOffering;
 
   const appConfig = (app: NatsApp) =>
     loadConfig(appConfigSchema({}), {
@@ -88,10 +92,15 @@ describe('NATS with the project’s authorization: each app may use only its own
     return nc;
   }
 
-  /** Nest's request client holding `app`'s credentials, as the gateway asks the services. */
-  async function requesterAs(app: NatsApp) {
+  /**
+   * Nest's request client holding `app`'s credentials, as the gateway asks the services; or the
+   * test's own all-rights user (`observer`).
+   */
+  async function requesterAs(app: NatsApp | 'observer') {
     const client = new NamespacedNatsClient(
-      natsConnectionOptions(appConfig(app), app, `test-as-${app}`),
+      app === 'observer'
+        ? { servers: nats.server.url, ...nats.observer, reconnect: false }
+        : natsConnectionOptions(appConfig(app), app, `test-as-${app}`),
       namespace,
     );
     await client.connect();
@@ -122,6 +131,7 @@ describe('NATS with the project’s authorization: each app may use only its own
   beforeAll(async () => {
     nats = await startAuthNats(namespace);
     db = await createTestDatabase('natsauth');
+    vcsim = await startVcsimWithTemplates(`pw-${randomBytes(12).toString('hex')}`);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const env = {
@@ -137,28 +147,30 @@ describe('NATS with the project’s authorization: each app may use only its own
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url } },
     );
     staffToken = created.stdout.trim().split('\n').pop()!; // create-staff migrated the schema
-    await createBackboneProject(db.url);
     await Promise.all([
       startApp('order-service', env),
-      startApp('vsphere-adapter', env),
+      startApp('vsphere-adapter', {
+        ...env,
+        CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+        VSPHERE_SYNC_SWEEP_MS: '500',
+      }),
       startApp('sync-scheduler', env),
       startApp('gateway', { ...env, GATEWAY_PORT: String(port) }, 'gateway listening'),
     ]);
     observer = await connect({ servers: nats.server.url, ...nats.observer });
     jsm = await jetstreamManager(observer);
-    const ask = await requesterAs('gateway');
-    offering = unwrap(
-      await ask<OfferingView>(ORDER_PATTERNS.createOffering, {
-        name: 'vCenter A',
-        type: VMWARE_OFFERING_TYPE,
-      }),
-    );
+    api = new ApiSession(base, db.url);
+    await api.adopt('staff', staffToken);
+    // Registered and synchronised through REST, over the apps' own credentials.
+    market = await registerVcsimOffering(api, vcsim);
   });
 
   afterAll(async () => {
     for (const connection of opened) await connection.close().catch(() => undefined);
     await observer?.close();
     await Promise.all(Object.values(apps).map((app) => app.stop()));
+    await vcsim?.library.close();
+    await vcsim?.sim.stop();
     await nats?.destroy();
     await db?.drop();
   });
@@ -205,28 +217,38 @@ describe('NATS with the project’s authorization: each app may use only its own
         names.subjects.orderStateChanged,
         buildEnvelope(OrderStateChangedEvent, { order, previous_state: null }, order.uuid),
       );
-      await client.waitForCount(1);
-      expect(client.messages.map((m) => m.event)).toEqual(['OrderStateChanged']);
-      expect(JSON.parse(client.messages[0].data)).toMatchObject({ uuid: order.uuid });
+      // Staff also see the offering's own events (its registration and synchronisation) as they come.
+      const orderEvents = () => client.messages.filter((m) => m.event === 'OrderStateChanged');
+      await client.waitFor(() => orderEvents().length >= 1, 5_000, 'the OrderStateChanged');
+      expect(orderEvents().map((m) => JSON.parse(m.data) as { uuid: string })).toEqual([
+        expect.objectContaining({ uuid: order.uuid }),
+      ]);
+      // AccessChanged is internal: never on a stream.
+      expect(client.messages.map((m) => m.event)).not.toContain('AccessChanged');
       client.close();
     });
 
-    it('an order travels order service → JetStream → adapter → order service and ends erred', async () => {
-      const ask = await requesterAs('gateway');
-      const order = unwrap(
-        await ask<BackboneOrderView>(ORDER_PATTERNS.createOrder, {
-          offering_uuid: offering.uuid,
-          project_uuid: PROJECT,
-          attributes: { name: 'vm-1' },
-        }),
-      );
-      const settled = await eventually(async () => {
-        const current = unwrap(await ask<BackboneOrderView>(ORDER_PATTERNS.getOrder, { uuid: order.uuid }));
-        return current.state === 'executing' ? undefined : current;
+    it('a VM order travels gateway → order service → JetStream → adapter (vcsim) → order service and ends done', async () => {
+      const order = await api.ok<{ uuid: string }>('member', 'POST', '/api/marketplace-orders/', {
+        offering: market.offering.uuid,
+        project: market.project.uuid,
+        plan: market.offering.plans[0].uuid,
+        attributes: { name: 'vm-1', template: market.templates[0].uuid },
+        limits: { cpu: 1, ram: 1024 },
       });
-      expect(settled.state).toBe('erred');
-      const erred = await readEnvelopes(jsm, names.streams.vsphere.name, names.subjects.orderErred);
-      expect(erred.filter((envelope) => envelope.correlationId === order.uuid)).toHaveLength(1);
+      const settled = await eventually(async () => {
+        const current = await api.ok<{ state: string }>(
+          'member',
+          'GET',
+          `/api/marketplace-orders/${order.uuid}/`,
+        );
+        return ['executing', 'pending-consumer', 'pending-provider'].includes(current.state)
+          ? undefined
+          : current;
+      }, 60_000);
+      expect(settled.state).toBe('done');
+      const done = await readEnvelopes(jsm, names.streams.vsphere.name, names.subjects.orderDone);
+      expect(done.filter((envelope) => envelope.correlationId === order.uuid)).toHaveLength(1);
     });
   });
 
@@ -241,23 +263,22 @@ describe('NATS with the project’s authorization: each app may use only its own
   });
 
   describe('a client with the adapter’s credentials', () => {
-    it('cannot call marketplace.users.update (here: make a user staff in the name of the staff user)', async () => {
+    it('cannot call marketplace.users.update, even with a stolen staff token (here: make a user staff)', async () => {
       const user = (await rest('POST', '/api/users/', { username: 'plain-user' })).body as UserView;
-      const staff = (await rest('GET', '/api/users/me/')).body as UserView;
-      const forged = {
-        caller: { user_uuid: staff.uuid },
+      const stolen = {
+        caller: { token: staffToken },
         params: { uuid: user.uuid },
         query: {},
         body: { is_staff: true },
       };
 
       const asAdapter = await requesterAs('vsphere-adapter');
-      await expect(asAdapter(USER_OPERATIONS.update.pattern, forged)).rejects.toThrow();
+      await expect(asAdapter(USER_OPERATIONS.update.pattern, stolen)).rejects.toThrow();
       expect((await rest('GET', `/api/users/${user.uuid}/`)).body).toMatchObject({ is_staff: false });
 
       // The same request from the gateway's credentials goes through: the permissions made the difference.
       const asGateway = await requesterAs('gateway');
-      expect(await asGateway(USER_OPERATIONS.update.pattern, forged)).toMatchObject({ status: 'ok' });
+      expect(await asGateway(USER_OPERATIONS.update.pattern, stolen)).toMatchObject({ status: 'ok' });
       expect((await rest('GET', `/api/users/${user.uuid}/`)).body).toMatchObject({ is_staff: true });
     });
 
@@ -269,16 +290,16 @@ describe('NATS with the project’s authorization: each app may use only its own
         {
           orderUuid,
           orderType: 'Create',
-          offeringUuid: offering.uuid,
-          offeringType: VMWARE_OFFERING_TYPE,
-          projectUuid: PROJECT,
+          offeringUuid: market.offering.uuid,
+          offeringType: VMWARE_VM_TYPE,
+          projectUuid: market.project.uuid,
           resourceUuid: '5f1d3c2b-7a8e-4c6d-9b0a-1e2f3a4b5c6d',
           attributes: {},
           limits: {},
         },
         orderUuid,
       );
-      const subject = names.subjects.orderSubmitted(VMWARE_OFFERING_TYPE);
+      const subject = names.subjects.orderSubmitted(VMWARE_VM_TYPE);
       await expect(publishEvent(jetstream(nc), subject, submitted)).rejects.toThrow(/Permissions Violation/);
       nc.publish(subject, JSON.stringify(submitted));
       await nc.flush();
@@ -298,25 +319,74 @@ describe('NATS with the project’s authorization: each app may use only its own
   });
 
   describe('a client with the gateway’s credentials', () => {
-    it('cannot publish OrderDone: the stream does not store it and the order stays executing', async () => {
-      // Without the adapter the order waits in executing, where an OrderDone would move it to done.
-      await apps['vsphere-adapter']!.stop();
-      const ask = await requesterAs('gateway');
-      const order = unwrap(
-        await ask<BackboneOrderView>(ORDER_PATTERNS.createOrder, {
-          offering_uuid: offering.uuid,
-          project_uuid: PROJECT,
+    it('cannot send the order service’s internal requests to the adapter (vsphere-internal.*)', async () => {
+      const asGateway = await requesterAs('gateway');
+      const victim = randomUUID();
+      const update = {
+        offering_uuid: victim,
+        service_attributes: { backend_url: 'https://attacker.example', username: 'x', password: 'y' },
+      };
+      await expect(asGateway(INTEGRATION_UPDATE_PATTERN, update)).rejects.toThrow();
+      await expect(
+        asGateway(INTEGRATION_GET_PATTERN, { offering_uuid: market.offering.uuid }),
+      ).rejects.toThrow();
+      // The adapter never saw the update: the order service (which may ask) finds no integration.
+      const asOrderService = await requesterAs('order-service');
+      expect(await asOrderService(INTEGRATION_GET_PATTERN, { offering_uuid: victim })).toMatchObject({
+        status: 'error',
+        code: 404,
+      });
+    });
+
+    it('cannot act as a user it names: a request asserting user_uuid instead of a token is refused', async () => {
+      const user = (await rest('POST', '/api/users/', { username: 'asserted-user' })).body as UserView;
+      const staff = (await rest('GET', '/api/users/me/')).body as UserView;
+      const asGateway = await requesterAs('gateway');
+      const asserted = {
+        caller: { user_uuid: staff.uuid },
+        params: { uuid: user.uuid },
+        query: {},
+        body: { is_staff: true },
+      };
+      expect(await asGateway(USER_OPERATIONS.update.pattern, asserted)).toMatchObject({
+        status: 'error',
+        code: 400,
+      });
+      expect((await rest('GET', `/api/users/${user.uuid}/`)).body).toMatchObject({ is_staff: false });
+      // Nor may it describe a caller to the adapter, nor have a user's context resolved by id.
+      const described = {
+        caller: { user_uuid: staff.uuid, is_staff: true, owned_customer_uuids: [], project_grants: [] },
+        params: {},
+        query: {},
+        body: {},
+      };
+      expect(await asGateway(VM_LIST.pattern, described)).toMatchObject({ status: 'error', code: 400 });
+      expect(
+        await asGateway(CALLER_CONTEXT.pattern, {
+          caller: { user_uuid: staff.uuid },
+          params: {},
+          query: {},
+          body: {},
         }),
-      );
-      expect(order.state).toBe('executing');
+      ).toMatchObject({ status: 'error', code: 400 });
+      // With the user's own token the adapter answers, having asked the order service who it is.
+      expect(
+        await asGateway(VM_LIST.pattern, { caller: { token: staffToken }, params: {}, query: {}, body: {} }),
+      ).toMatchObject({ status: 'ok' });
+    });
+
+    it('cannot publish OrderDone: the stream does not store it and the order stays executing', async () => {
+      // Orders of a Basic offering wait in executing for the provider's system, where an OrderDone
+      // would move them on; the adapter's answer to a second one marks when the first would have moved.
+      const [forged, marker] = [await executingBasicOrder(), await executingBasicOrder()];
       const done = buildEnvelope(
         OrderDoneEvent,
         {
-          orderUuid: order.uuid,
-          resourceUuid: order.marketplace_resource_uuid,
+          orderUuid: forged.uuid,
+          resourceUuid: forged.marketplace_resource_uuid,
           backendId: '421e4b8a-0c0f-4e39-9f1d-1d3b2c4a5f60',
         },
-        order.uuid,
+        forged.uuid,
       );
       const nc = await connectAs('gateway');
       await expect(publishEvent(jetstream(nc), names.subjects.orderDone, done)).rejects.toThrow(
@@ -324,14 +394,53 @@ describe('NATS with the project’s authorization: each app may use only its own
       );
       nc.publish(names.subjects.orderDone, JSON.stringify(done));
       await nc.flush();
-
-      expect(await storedIds('vsphere', names.subjects.orderDone)).not.toContain(done.id);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(unwrap(await ask<BackboneOrderView>(ORDER_PATTERNS.getOrder, { uuid: order.uuid })).state).toBe(
-        'executing',
+      const answer = buildEnvelope(
+        OrderErredEvent,
+        { orderUuid: marker.uuid, resourceUuid: marker.marketplace_resource_uuid, errorMessage: 'marker' },
+        marker.uuid,
       );
+      await publishEvent(jetstream(await connectAs('vsphere-adapter')), names.subjects.orderErred, answer);
+
+      await eventually(async () => ((await orderState(marker.uuid)) === 'erred' ? true : undefined));
+      expect(await storedIds('vsphere', names.subjects.orderDone)).not.toContain(done.id);
+      expect(await orderState(forged.uuid)).toBe('executing');
     });
   });
+
+  /** An order of an active Basic offering of the customer's, approved by its provider: executing. */
+  async function executingBasicOrder(): Promise<{ uuid: string; marketplace_resource_uuid: string }> {
+    const basic = await api.ok<Json & { uuid: string; plans: { uuid: string }[] }>(
+      'staff',
+      'POST',
+      '/api/marketplace-provider-offerings/',
+      {
+        name: `Consulting ${randomUUID().slice(0, 8)}`,
+        type: 'Marketplace.Basic',
+        customer: market.customer.uuid,
+      },
+    );
+    await api.ok('staff', 'POST', `/api/marketplace-provider-offerings/${basic.uuid}/activate/`);
+    const order = await api.ok<{ uuid: string; state: string; marketplace_resource_uuid: string }>(
+      'staff',
+      'POST',
+      '/api/marketplace-orders/',
+      {
+        offering: basic.uuid,
+        project: market.project.uuid,
+        plan: basic.plans[0].uuid,
+        attributes: { name: 'consulting' },
+        limits: { days: 2 },
+      },
+    );
+    if (order.state === 'pending-provider')
+      await api.ok('staff', 'POST', `/api/marketplace-orders/${order.uuid}/approve_by_provider/`);
+    expect(await orderState(order.uuid)).toBe('executing');
+    return order;
+  }
+
+  async function orderState(uuid: string): Promise<string> {
+    return (await api.ok<{ state: string }>('staff', 'GET', `/api/marketplace-orders/${uuid}/`)).state;
+  }
 
   it('no app wrote its nkey seed to its log', () => {
     const seeds = NATS_APPS.map((app) => readFileSync(nats.seedFile(app), 'utf8').trim());

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,6 +60,11 @@ class NpmStart {
     return match[1];
   }
 
+  /** The demo staff user's password, printed (stdout) by the first start on a database only. */
+  password(): string | undefined {
+    return /^([A-Za-z0-9_-]{24})$/m.exec(this.stdout)?.[1];
+  }
+
   running(): string {
     return processesInGroup(this.pgid).join('\n');
   }
@@ -95,7 +101,20 @@ describe('npm start', () => {
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await admin.end();
     rmSync(join(ROOT, '.cache', 'nats', namespace), { recursive: true, force: true });
+    const marker = createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16);
+    rmSync(join(ROOT, '.cache', 'demo-password', marker), { force: true });
   });
+
+  /** Signs in to the portal's login as a person would; the status. */
+  async function signIn(base: string, password: string): Promise<number> {
+    const response = await fetch(`${base}/api-auth/password/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
+    return response.status;
+  }
+  let demoPassword = '';
 
   async function startOn(extra: Record<string, string> = {}) {
     const port = await freePort();
@@ -206,6 +225,13 @@ describe('npm start', () => {
       const projects = await get<Json[]>(`/api/projects/?customer_uuid=${String(customer?.uuid)}`);
       expect(projects.map((p) => p.name)).toEqual(['Demo Project']);
 
+      // A way in for a person: the first start on a database prints admin's new password once.
+      const deadline = Date.now() + 60_000;
+      while (start.password() === undefined && Date.now() < deadline) await sleep(200);
+      demoPassword = start.password() ?? '';
+      expect(start.output).toContain(`sign in at ${base}/ as admin; its password is the next line`);
+      expect(await signIn(base, demoPassword)).toBe(200);
+
       await start.interrupt();
       expect(processesInGroup(start.pgid)).toEqual([]);
       expect(start.output).toContain('[start] stopped');
@@ -243,6 +269,18 @@ describe('npm start', () => {
         1,
       );
       expect(again.templates.map((t) => t.name).sort()).toEqual(first.templates.map((t) => t.name).sort());
+      // The password is printed once: the second start says where it was, and it still signs in.
+      const said = Date.now() + 60_000;
+      while (
+        !start.output.includes('with the password printed at the start that set it') &&
+        Date.now() < said
+      )
+        await sleep(200);
+      expect(start.output).toContain(
+        `sign in at ${base}/ as admin with the password printed at the start that set it`,
+      );
+      expect(start.password()).toBeUndefined();
+      expect(await signIn(base, demoPassword)).toBe(200);
 
       await start.interrupt();
       expect(processesInGroup(start.pgid)).toEqual([]);

@@ -112,6 +112,42 @@ describe('offerings and plans through the gateway: providers publish, customers 
     expect(again.body.detail).toBe('Offering in state Active cannot be moved by "activate".');
   });
 
+  it("answers every plan's url: the plans under the public offering are those of /api/marketplace-plans/", async () => {
+    const offering = await createBasic('Plans under the offering');
+    const plan = offering.plans[0];
+    const planPath = `/api/marketplace-public-offerings/${offering.uuid}/plans/${plan.uuid}/`;
+    expect(plan.url).toBe(`${api.base}${planPath}`);
+    // A Draft offering is not in the catalogue: nor are its plans, for anyone (its provider included).
+    expect((await api.call('owner', 'GET', planPath)).status).toBe(404);
+    await api.ok('owner', 'POST', `/api/marketplace-provider-offerings/${offering.uuid}/activate/`);
+
+    const viaUrl = await api.ok<Json>('customer-user', 'GET', plan.url);
+    expect(viaUrl).toEqual(
+      await api.ok<Json>('customer-user', 'GET', `/api/marketplace-plans/${plan.uuid}/`),
+    );
+    expect(viaUrl.url).toBe(plan.url);
+    const listed = await api.call<Json[]>(
+      'customer-user',
+      'GET',
+      `/api/marketplace-public-offerings/${offering.uuid}/plans/`,
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('x-result-count')).toBe('1');
+    expect(listed.body).toEqual([viaUrl]);
+
+    // A plan of another offering is not found under this one.
+    const other = await createBasic('Another offering');
+    const foreign = `/api/marketplace-public-offerings/${offering.uuid}/plans/${other.plans[0].uuid}/`;
+    expect((await api.call('customer-user', 'GET', foreign)).status).toBe(404);
+    const bad = await api.call<Json>(
+      'customer-user',
+      'GET',
+      `/api/marketplace-public-offerings/${offering.uuid}/plans/x/`,
+    );
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body)).toEqual(['plan_uuid']);
+  });
+
   it('refuses an offering for an organisation the caller does not own, naming the field', async () => {
     const invisible = await api.call<Json>('customer-user', 'POST', '/api/marketplace-provider-offerings/', {
       name: 'Not mine',

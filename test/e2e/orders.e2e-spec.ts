@@ -11,6 +11,7 @@ import { buildEnvelope, publishEvent } from '@app/messaging';
 import type { ApiSession, Json } from '../support/api-session';
 import { ApiSystem } from '../support/api-system';
 import type { TestNats } from '../support/test-nats';
+import { eventually } from '../support/virtual-machines';
 
 jest.setTimeout(120_000);
 
@@ -462,6 +463,44 @@ describe('marketplace orders and resources through the gateway', () => {
         backend_id: 'vm-42',
         limits: { days: 3 },
       });
+    });
+
+    it('ignores a second answer for a done order (a new event id, as a late adapter sends it): the order stays done', async () => {
+      const order = await executing();
+      const answer = (type: typeof OrderDoneEvent | typeof OrderErredEvent) =>
+        type === OrderDoneEvent
+          ? buildEnvelope(
+              OrderDoneEvent,
+              {
+                orderUuid: order.uuid,
+                resourceUuid: order.marketplace_resource_uuid,
+                backendId: randomUUID(),
+              },
+              order.uuid,
+            )
+          : buildEnvelope(
+              OrderErredEvent,
+              { orderUuid: order.uuid, resourceUuid: order.marketplace_resource_uuid, errorMessage: 'late' },
+              order.uuid,
+            );
+      const js = jetstream(nats.nc);
+      await publishEvent(js, nats.topology.subjects.orderDone, answer(OrderDoneEvent));
+      expect(await settled(order.uuid)).toMatchObject({ state: 'done', error_message: '' });
+      const late = answer(OrderErredEvent);
+      await publishEvent(js, nats.topology.subjects.orderErred, late);
+
+      // The order service has taken the late answer once its inbox holds it.
+      await eventually(
+        () => api.sql('SELECT 1 FROM marketplace.inbox WHERE event_id = $1', [late.id]),
+        (rows) => rows.length === 1,
+        10_000,
+        'the late answer in the order service inbox',
+      );
+      expect(await api.ok<Order>('owner-a', 'GET', `/api/marketplace-orders/${order.uuid}/`)).toMatchObject({
+        state: 'done',
+        error_message: '',
+      });
+      expect(await resourceOf(order)).toMatchObject({ state: 'OK' });
     });
 
     it('fails an Update: the order erred and the resource Erred, both with the same message', async () => {

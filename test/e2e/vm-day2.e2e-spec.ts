@@ -52,7 +52,8 @@ describe('VM day-2 operations end to end: REST, the adapter, vcsim and SSE', () 
   const kindsSeen = new Set<string>();
 
   beforeAll(async () => {
-    market = await VsphereMarketplace.start('vmday2');
+    // This suite proves drift found by the pull action: no live subscription records it first.
+    market = await VsphereMarketplace.start('vmday2', { adapterEnv: { VSPHERE_VM_WATCH: 'false' } });
     vim = await market.vim();
     const networks = (await market.inventory('vmware-networks')) as Named[];
     unassigned = networks.find((n) => n.name === 'DC0_DVPG0') as Named;
@@ -145,22 +146,25 @@ describe('VM day-2 operations end to end: REST, the adapter, vcsim and SSE', () 
     expect((await inVcsim()).powerState).toBe('poweredOn');
   });
 
-  it('answers a VMRC console URL with a fresh clone ticket on each request; web_console 409 with the reason', async () => {
-    const host = new URL(market.sim.url).host;
-    const first = await market.api.ok<{ url: string }>('member', 'GET', vmPath('console/'));
-    const second = await market.api.ok<{ url: string }>('member', 'GET', vmPath('console/'));
-    const pattern = /^vmrc:\/\/clone:([^@]+)@([^/]+)\/\?moid=(vm-\d+)$/;
-    const [, ticket1, host1, moid] = pattern.exec(first.url) ?? [];
+  it('answers the web console with a new single-use ticket for this VM each time; VMRC to staff only, with no ticket', async () => {
+    const first = await market.api.ok<{ url: string }>('member', 'GET', vmPath('web_console/'));
+    const second = await market.api.ok<{ url: string }>('member', 'GET', vmPath('web_console/'));
+    const pattern = /^wss:\/\/[^/]+\/ticket\/([0-9a-f]+)$/;
+    const [, ticket1] = pattern.exec(first.url) ?? [];
     const [, ticket2] = pattern.exec(second.url) ?? [];
-    expect({ host1, moid }).toEqual({ host1: host, moid: vm.backend_id });
     expect(ticket1).toBeTruthy();
     expect(ticket2).toBeTruthy();
     expect(ticket1).not.toBe(ticket2);
-    const web = await market.api.call<{ detail: string }>('member', 'GET', vmPath('web_console/'));
-    expect({ status: web.status, body: web.body }).toEqual({
-      status: 409,
-      body: { detail: 'The vCenter of this offering does not issue web console tickets.' },
+    const refused = await market.api.call<{ detail: string }>('member', 'GET', vmPath('console/'));
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 403,
+      body: {
+        detail:
+          'The VMRC console needs a vCenter account of your own; open the web console (web_console) instead.',
+      },
     });
+    const vmrc = await market.api.ok<{ url: string }>('staff', 'GET', vmPath('console/'));
+    expect(vmrc.url).toBe(`vmrc://${new URL(market.sim.url).host}/?moid=${vm.backend_id}`);
   });
 
   it('refuses to terminate the running VM through the marketplace (409), the VM kept in vcsim', async () => {

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID as randomUuid } from 'node:crypto';
 import { VcsimLibrary } from '../../apps/vsphere-adapter/test/support/vcsim-library';
 import { ApiSession, type Json } from '../support/api-session';
 import { AppProcess } from '../support/app-process';
 import { freePort } from '../support/free-port';
 import { SseClient } from '../support/sse-client';
+import { eventually } from '../support/virtual-machines';
 import { readStream, type StoredEvent } from '../support/stream-census';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { testEnv } from '../support/test-env';
@@ -119,7 +120,8 @@ describe('the vSphere offering through the gateway: credentials, synchronisation
   }
 
   it('stays ERRED while the credentials are saved one field at a time, and turns OK once they work', async () => {
-    expect((await save({ backend_url: sim.url })).state).not.toBe('OK');
+    // verify_ssl is on by default: the CA comes with the address.
+    expect((await save({ backend_url: sim.url, ca_pem: sim.caPem })).state).not.toBe('OK');
     expect((await synchronised()).state).toBe('ERRED');
     await save({ username: 'svc@vsphere.local' });
     await save({ password: 'not-the-password' });
@@ -134,6 +136,106 @@ describe('the vSphere offering through the gateway: credentials, synchronisation
     expect(ok).not.toHaveProperty('password');
     const held = await library.counts();
     expect(ok.counts).toMatchObject({ ...held, templates: 1 });
+  });
+
+  it("keeps a Draft offering's templates, inventory and limits to its provider and staff", async () => {
+    expect(offering.state).toBe('Draft');
+    for (const collection of ['vmware-templates', 'vmware-clusters', 'vmware-datastores', 'vmware-folders']) {
+      expect(await names('member', collection)).toEqual([]);
+      expect((await names('owner', collection)).length).toBeGreaterThan(0);
+      expect((await names('staff', collection)).length).toBeGreaterThan(0);
+    }
+    // Nor without the offering filter, nor its limits (unseen answers as missing).
+    expect(await api.ok<Json[]>('member', 'GET', '/api/vmware-templates/?page_size=300')).toEqual([]);
+    const [draftTemplate] = await api.ok<Json[]>(
+      'owner',
+      'GET',
+      `/api/vmware-templates/?offering_uuid=${offering.uuid}`,
+    );
+    expect(
+      (await api.call('member', 'GET', `/api/vmware-templates/${String(draftTemplate.uuid)}/`)).status,
+    ).toBe(404);
+    expect(
+      (await api.call('owner', 'GET', `/api/vmware-templates/${String(draftTemplate.uuid)}/`)).status,
+    ).toBe(200);
+    // Its service settings (the offering's scope) likewise.
+    const settings = `/api/service-settings/${offering.uuid}/`;
+    expect((await api.call('member', 'GET', settings)).status).toBe(404);
+    expect((await api.call('owner', 'GET', settings)).status).toBe(200);
+    const limits = `/api/vmware-limits/${offering.uuid}/`;
+    expect((await api.call('member', 'GET', limits)).status).toBe(404);
+    expect((await api.call('owner', 'GET', limits)).status).toBe(200);
+  });
+
+  it('is activated while OK and then listed publicly with its plan and prices', async () => {
+    const plan = offering.plans[0].uuid;
+    await api.ok('owner', 'POST', `/api/marketplace-plans/${plan}/update_prices/`, {
+      prices: { cpu: 5, ram: 2, disk: 0.1 },
+    });
+    expect(
+      (await api.ok<Json>('owner', 'POST', `/api/marketplace-provider-offerings/${offering.uuid}/activate/`))
+        .state,
+    ).toBe('Active');
+    const listed = await api.ok<Json[]>(
+      'member',
+      'GET',
+      '/api/marketplace-public-offerings/?type=VMware.VirtualMachine',
+    );
+    const mine = listed.find((candidate) => candidate.uuid === offering.uuid) as Json & { plans: Json[] };
+    expect(mine.plans).toEqual([
+      expect.objectContaining({ name: 'Default', prices: { cpu: '5.0000', ram: '2.0000', disk: '0.1000' } }),
+    ]);
+    // The adapter learns the new state from OfferingChanged: the inventory opens to every organisation.
+    await eventually(
+      () => names('member', 'vmware-templates'),
+      (seen) => seen.length > 0,
+      10_000,
+      "the Active offering's templates shown to another organisation",
+    );
+  });
+
+  it("answers templates as Waldur's VmwareTemplate: a url that resolves, guest_os_name, settings_uuid filter", async () => {
+    const [template] = await api.ok<(Json & { url: string; uuid: string })[]>(
+      'member',
+      'GET',
+      `/api/vmware-templates/?offering_uuid=${offering.uuid}`,
+    );
+    expect(template.url).toBe(`${api.base}/api/vmware-templates/${template.uuid}/`);
+    expect(template.guest_os_name).toEqual(expect.any(String));
+    expect(template.guest_os_name).not.toBe('');
+    expect(await api.ok<Json>('member', 'GET', template.url)).toEqual(template);
+    expect((await api.call('member', 'GET', `/api/vmware-templates/${randomUuid()}/`)).status).toBe(404);
+
+    // The offering's service settings are its vCenter integration: scope_uuid is what settings_uuid takes.
+    const publicView = await api.ok<Json>(
+      'member',
+      'GET',
+      `/api/marketplace-public-offerings/${offering.uuid}/`,
+    );
+    expect(publicView.scope_uuid).toBe(offering.uuid);
+    expect(publicView.scope).toBe(`${api.base}/api/service-settings/${offering.uuid}/`);
+    expect(await api.ok<Json>('member', 'GET', String(publicView.scope))).toEqual({
+      url: publicView.scope,
+      uuid: publicView.scope_uuid,
+      name: 'vCenter VMs',
+      type: 'VMware',
+      customer_uuid: provider,
+      customer_name: 'vSphere Provider',
+      customer: `${api.base}/api/customers/${provider}/`,
+    });
+    const bySettings = await api.ok<Json[]>(
+      'member',
+      'GET',
+      `/api/vmware-templates/?settings_uuid=${String(publicView.scope_uuid)}&page_size=300`,
+    );
+    expect(bySettings.map((item) => item.uuid)).toContain(template.uuid);
+    expect(bySettings.every((item) => item.offering_uuid === offering.uuid)).toBe(true);
+    expect(
+      await api.ok<Json[]>('member', 'GET', `/api/vmware-templates/?settings_uuid=${randomUuid()}`),
+    ).toEqual([]);
+    const bad = await api.call<Json>('member', 'GET', '/api/vmware-templates/?settings_uuid=x');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body)).toEqual(['settings_uuid']);
   });
 
   it('lists a template published in vCenter after a synchronisation, and forgets it once deleted', async () => {
@@ -185,26 +287,6 @@ describe('the vSphere offering through the gateway: credentials, synchronisation
       network: network.uuid,
     });
     expect(await names('member', 'vmware-networks')).toEqual([]);
-  });
-
-  it('is activated while OK and then listed publicly with its plan and prices', async () => {
-    const plan = offering.plans[0].uuid;
-    await api.ok('owner', 'POST', `/api/marketplace-plans/${plan}/update_prices/`, {
-      prices: { cpu: 5, ram: 2, disk: 0.1 },
-    });
-    expect(
-      (await api.ok<Json>('owner', 'POST', `/api/marketplace-provider-offerings/${offering.uuid}/activate/`))
-        .state,
-    ).toBe('Active');
-    const listed = await api.ok<Json[]>(
-      'member',
-      'GET',
-      '/api/marketplace-public-offerings/?type=VMware.VirtualMachine',
-    );
-    const mine = listed.find((candidate) => candidate.uuid === offering.uuid) as Json & { plans: Json[] };
-    expect(mine.plans).toEqual([
-      expect.objectContaining({ name: 'Default', prices: { cpu: '5.0000', ram: '2.0000', disk: '0.1000' } }),
-    ]);
   });
 
   it("streams the offering's sync over SSE to its provider's owner and staff, not to another organisation", async () => {

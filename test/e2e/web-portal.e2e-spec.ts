@@ -46,9 +46,7 @@ describe('the web portal in Chromium, end to end', () => {
       customer: market.customer.uuid,
       network: vmNetwork.uuid,
     });
-    await market.api.ok('staff', 'POST', `/api/users/${market.api.users.member}/change_password/`, {
-      new_password: password,
-    });
+    await market.api.setPassword('staff', 'member', password);
     // Another organisation, with a project of its own and an owner who signs in too.
     const other = await market.api.ok<Named>('staff', 'POST', '/api/customers/', { name: 'Other org' });
     await market.api.ok('staff', 'POST', '/api/projects/', {
@@ -60,9 +58,7 @@ describe('the web portal in Chromium, end to end', () => {
       user: market.api.users.outsider,
       role: 'CUSTOMER.OWNER',
     });
-    await market.api.ok('staff', 'POST', `/api/users/${market.api.users.outsider}/change_password/`, {
-      new_password: outsiderPassword,
-    });
+    await market.api.setPassword('staff', 'outsider', outsiderPassword);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => requests.push(request));
@@ -73,8 +69,13 @@ describe('the web portal in Chromium, end to end', () => {
     await market?.stop();
   });
 
+  // The VM page's usage charts ask for their samples on a timer of their own (every 20 s, vCenter's
+  // real-time interval): those GETs are not a step's requests.
   const apiRequests = (from = 0) =>
-    requests.slice(from).filter((r) => new URL(r.url()).pathname.startsWith('/api'));
+    requests.slice(from).filter((r) => {
+      const path = new URL(r.url()).pathname;
+      return path.startsWith('/api') && !/^\/api\/vmware-virtual-machine\/[^/]+\/stats\/$/.test(path);
+    });
   const describeRequest = (r: Request) =>
     `${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`;
 
@@ -151,6 +152,8 @@ describe('the web portal in Chromium, end to end', () => {
     vmUuid = page.url().split('/').pop() as string;
     // The networks an adapter may go on load with the page: let that GET land before counting.
     await page.getByRole('option', { name: 'VM Network' }).waitFor({ state: 'attached' });
+    // So do the end date and whether this user may change it (the owner may).
+    await page.getByRole('button', { name: 'Set end date', exact: true }).waitFor();
     await shot('04-vm-powered-on');
     expect(await seriousViolations(page)).toEqual([]);
     const from = requests.length;
@@ -236,6 +239,50 @@ describe('the web portal in Chromium, end to end', () => {
     // The VM's own disk and adapter are still there, unchanged: the step extended and deleted the new ones.
     expect(await devicesOf()).toEqual(own);
     expect(own.disks).toHaveLength(disksBefore);
+  });
+
+  it('takes a snapshot, resizes, reverts to it (the old RAM comes back) and deletes it, each result arriving live', async () => {
+    const from = requests.length;
+    const snapshots = page.getByRole('region', { name: 'Snapshots' });
+    await snapshots.getByLabel('Snapshot name').fill('before-change');
+    await snapshots.getByRole('button', { name: 'Take snapshot', exact: true }).click();
+    await page.getByTestId('snapshot-before-change').waitFor({ timeout: 60_000 });
+    await page.getByLabel('RAM (MiB)').fill('2048');
+    await page.getByRole('button', { name: 'Resize', exact: true }).click();
+    await page.locator('.details dd').getByText('2048 MiB', { exact: true }).waitFor({ timeout: 60_000 });
+    await shot('05e-vm-snapshot-taken');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Revert to before-change', exact: true }).click();
+    await page.locator('.details dd').getByText('4096 MiB', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Delete snapshot before-change', exact: true }).click();
+    await page.getByTestId('snapshot-before-change').waitFor({ state: 'detached', timeout: 60_000 });
+    await snapshots.getByText('No snapshots.').waitFor();
+    expect(apiRequests(from).map(describeRequest)).toEqual([
+      expect.stringMatching(/^POST \/api\/vmware-virtual-machine\/[^/]+\/create_snapshot\/$/),
+      expect.stringMatching(/^PATCH \/api\/vmware-virtual-machine\/[^/]+\/$/),
+      expect.stringMatching(/^POST \/api\/vmware-snapshots\/[^/]+\/revert\/$/),
+      expect.stringMatching(/^DELETE \/api\/vmware-snapshots\/[^/]+\/$/),
+    ]);
+    const vm = await market.api.ok<Json>('member', 'GET', `/api/vmware-virtual-machine/${vmUuid}/`);
+    expect(vm).toMatchObject({ ram: 4096, snapshots: [] });
+  });
+
+  it("draws the VM's usage charts with vCenter's samples, the chart library loaded only with them", async () => {
+    for (const metric of ['cpu', 'memory', 'disk', 'network']) {
+      const figure = page.getByTestId(`usage-${metric}`);
+      await figure.locator('canvas').waitFor({ timeout: 30_000 });
+      expect(await figure.locator('figcaption').innerText()).toMatch(/180 samples every 20 s/);
+    }
+    const scripts = requests
+      .filter((r) => r.resourceType() === 'script')
+      .map((r) => new URL(r.url()).pathname);
+    expect(scripts.some((path) => /usage-chart-[^/]+\.js$/.test(path))).toBe(true);
+    await page.getByTestId('usage-cpu').scrollIntoViewIfNeeded();
+    await shot('05f-vm-usage-charts');
+    await page
+      .getByRole('region', { name: 'Usage' })
+      .screenshot({ path: join(SHOTS, '05g-vm-usage-section.png') });
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it("shows another organisation's user none of it", async () => {

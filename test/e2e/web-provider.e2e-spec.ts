@@ -9,6 +9,7 @@ jest.setTimeout(180_000);
 interface Integration {
   state: string;
   max_cpu: number | null;
+  max_snapshots?: number;
   password_set: boolean;
   counts: Record<string, number>;
 }
@@ -81,9 +82,7 @@ describe("the web portal's provider pages in Chromium, end to end", () => {
       },
     );
     for (const name of ['provider', 'staff'] as const)
-      await market.api.ok('staff', 'POST', `/api/users/${market.api.users[name]}/change_password/`, {
-        new_password: passwords[name],
-      });
+      await market.api.setPassword('staff', name, passwords[name]);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.addInitScript(recordAnswers);
@@ -148,6 +147,11 @@ describe("the web portal's provider pages in Chromium, end to end", () => {
     ]);
     expect(saves[0].postDataJSON()).toEqual({ service_attributes: { max_cpu: '24' } });
     expect((await integration()).max_cpu).toBe(24);
+    // The snapshot limits sit with the other maximums.
+    await page.getByLabel('Maximum snapshots per VM').fill('5');
+    await page.getByRole('button', { name: 'Save Maximum snapshots per VM' }).click();
+    await page.getByTestId('status-max_snapshots').getByText('Saved.').waitFor();
+    expect((await integration()).max_snapshots).toBe(5);
 
     await page.getByLabel('vCenter URL').fill('http://vcenter.example.org');
     await page.getByRole('button', { name: 'Save vCenter URL' }).click();

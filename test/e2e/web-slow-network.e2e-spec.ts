@@ -64,7 +64,8 @@ class HeldAnswers {
  * The web portal in Chromium on a throttled link (400 ms latency, 50 KB/s) against the whole
  * system on vcsim: while a list's first answer is on its way the page says it is loading instead of
  * "nothing here"; a dry-run answer to an older input, arriving late, never replaces what the newest
- * input gets; a double click and Enter pressed twice each make exactly one order; a power action's
+ * input gets; a double click and Enter pressed twice each make exactly one order (and the order's
+Idempotency-Key, sent again, answers that order); a power action's
  * button shows it is busy and sends one request however often it is clicked.
  */
 describe('the web portal on a slow network, in Chromium', () => {
@@ -89,9 +90,7 @@ describe('the web portal on a slow network, in Chromium', () => {
   beforeAll(async () => {
     market = await VsphereMarketplace.start('webslow');
     ({ folder } = await market.vmPlacement());
-    await market.api.ok('staff', 'POST', `/api/users/${market.api.users.member}/change_password/`, {
-      new_password: password,
-    });
+    await market.api.setPassword('staff', 'member', password);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => requests.push(request));
@@ -173,6 +172,25 @@ describe('the web portal on a slow network, in Chromium', () => {
       return r.method() === 'POST' && isOrders(url) && !url.searchParams.has('dry_run');
     });
     expect(submits).toHaveLength(1);
+
+    // The POST carried the form's Idempotency-Key: sent again, as after a lost answer, it answers
+    // the order it made, not a second one.
+    const key = (await submits[0].allHeaders())['idempotency-key'];
+    expect(key).toMatch(/^"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"$/);
+    const again = await fetch(submits[0].url(), {
+      method: 'POST',
+      headers: {
+        Authorization: `Token ${market.api.tokens.member}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': key,
+      },
+      body: submits[0].postData() ?? '',
+    });
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { uuid: string }).uuid).toBe(
+      new URL(page.url()).pathname.split('/').pop(),
+    );
+    expect(await ordersNamed('slow-vm-1')).toHaveLength(1);
   });
 
   it('makes exactly one order from Enter pressed twice', async () => {

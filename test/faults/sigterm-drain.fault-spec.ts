@@ -1,7 +1,5 @@
 import { Client } from 'pg';
-import { ORDER_PATTERNS, type BackboneOrderView, type RequestReply } from '@app/contracts';
-import { BACKBONE_PROJECT } from '../support/backbone-project';
-import { FaultSystem, TERMINAL_STATES } from './support/fault-system';
+import { FaultSystem, TERMINAL_STATES, type HttpAnswer } from './support/fault-system';
 import { sleep, until } from './support/wait';
 
 jest.setTimeout(120_000);
@@ -10,8 +8,8 @@ const IN_FLIGHT = 20;
 /** How long the requests stay held after the signal: the drain must wait for them, not cut them off. */
 const HELD_AFTER_SIGNAL_MS = 1_500;
 
-describe('graceful shutdown: SIGTERM to the order service while requests are in flight', () => {
-  // The test's own client waits long enough for a held request; the drain decides the rest.
+describe('graceful shutdown: SIGTERM to the order service while order requests are in flight', () => {
+  // The gateway waits 5 s for the order service, the client longer; the drain decides the rest.
   const system = new FaultSystem({ requestTimeoutMs: 5_000, ackWaitMs: 5_000, clientTimeoutMs: 20_000 });
 
   beforeAll(async () => {
@@ -22,26 +20,20 @@ describe('graceful shutdown: SIGTERM to the order service while requests are in 
     await system.stop();
   });
 
-  it(`answers all ${IN_FLIGHT} order creations in flight at the signal, stores each order, and exits only after them`, async () => {
+  it(`answers all ${IN_FLIGHT} POST /api/marketplace-orders/ in flight at the signal with 201, stores each order, and exits only after them`, async () => {
     // Holding a SHARE lock on the orders table keeps every creation inside the service (its INSERT
     // waits, or it waits for a pool connection behind those that do) until we let go.
     const blocker = new Client({ connectionString: system.databaseUrl });
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query('LOCK TABLE marketplace.orders IN SHARE MODE');
-    let replies: PromiseSettledResult<RequestReply<BackboneOrderView>>[];
+    let replies: HttpAnswer[];
     let exitStatus: string | undefined;
     let exitedAfterMs = Number.NaN;
     let serviceLog: string | undefined;
     try {
-      const requests = Promise.allSettled(
-        Array.from({ length: IN_FLIGHT }, (_, i) =>
-          system.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
-            offering_uuid: system.offering!.uuid,
-            project_uuid: BACKBONE_PROJECT,
-            attributes: { name: `drained-${i}` },
-          }),
-        ),
+      const requests = Promise.all(
+        Array.from({ length: IN_FLIGHT }, (_, i) => system.placeOrder(`drained-${i}`)),
       );
       const held = await until(
         async () => (await waitingOnTheLock(blocker, system.databaseName)) > 0,
@@ -63,16 +55,15 @@ describe('graceful shutdown: SIGTERM to the order service while requests are in 
       await blocker.end();
     }
 
+    const uuidOf = (reply: HttpAnswer) => (reply.body as { uuid?: string } | undefined)?.uuid;
     const answers = replies.map((reply) =>
-      reply.status === 'fulfilled'
-        ? reply.value.status === 'ok'
-          ? 'ok'
-          : `refused: ${JSON.stringify(reply.value)}`
-        : `no answer: ${reply.reason instanceof Error ? reply.reason.message : JSON.stringify(reply.reason)}`,
+      reply.status === 201 && uuidOf(reply)
+        ? 'ok'
+        : reply.status === 0
+          ? `no answer: ${reply.error}`
+          : `${reply.status}: ${JSON.stringify(reply.body)}`,
     );
-    const uuids = replies.flatMap((reply) =>
-      reply.status === 'fulfilled' && reply.value.status === 'ok' ? [reply.value.data.uuid] : [],
-    );
+    const uuids = replies.flatMap((reply) => (reply.status === 201 && uuidOf(reply) ? [uuidOf(reply)!] : []));
     const stored = await system.orderStates(uuids);
     // Nest's shutdown hook re-raises the signal once closed, so a drained process ends by SIGTERM.
     const exitedCleanly = ['exit code 0', 'SIGTERM'].includes(exitStatus ?? '');
@@ -94,13 +85,15 @@ describe('graceful shutdown: SIGTERM to the order service while requests are in 
       );
     expect(problems).toEqual([]);
 
-    // What was committed during the drain goes on once the service is back: each order ends.
+    // What was committed during the drain goes on once the service is back: each order ends done.
     await system.startApp('order-service');
     const ended = await until(async () => {
       const states = await system.orderStates(uuids);
       return uuids.every((uuid) => TERMINAL_STATES.includes(states.get(uuid) ?? ''));
-    }, 30_000);
+    }, 60_000);
     expect(ended).toBeDefined();
+    const states = await system.orderStates(uuids);
+    expect(uuids.filter((uuid) => states.get(uuid) !== 'done')).toEqual([]);
   });
 });
 

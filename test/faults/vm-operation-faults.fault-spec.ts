@@ -1,4 +1,4 @@
-import { readVirtualMachines, type VimConnection, type VmInfo } from '@app/vim25';
+import { readVirtualMachines, type MoRef, type VimConnection, type VmInfo } from '@app/vim25';
 import { eventually, orderVm, type Disk, type Operation, type Vm } from '../support/virtual-machines';
 import { VsphereMarketplace } from '../support/vsphere-marketplace';
 
@@ -10,8 +10,8 @@ type OperationRow = { state: string; error_message: string; kind: string };
  * Day-2 operations survive an adapter crash, on vcsim through the vCenter 8 front: the adapter is
  * SIGKILLed while vCenter holds an operation's task answer, and the operation is taken over once
  * its lease runs out. A repeatable operation ends done (its executor finds vCenter already there);
- * a disk creation ends erred without a second disk, and the pull it queues records the disk vCenter
- * made, so the VM's records match vCenter.
+ * a disk or snapshot creation ends erred without a second one, and the pull it queues records the
+ * one vCenter made, so the VM's records match vCenter.
  */
 describe('VM operations survive an adapter crash: taken over after the lease, nothing lost or doubled', () => {
   let market: VsphereMarketplace;
@@ -32,6 +32,7 @@ describe('VM operations survive an adapter crash: taken over after the lease, no
     await market?.stop();
   });
 
+  const vmRef = (): MoRef => ({ type: 'VirtualMachine', value: vm.backend_id });
   const inVcsim = async (): Promise<VmInfo> =>
     (await readVirtualMachines(vim)).find((info) => info.instanceUuid === vm.uuid) as VmInfo;
   const operationRow = async (uuid: string): Promise<OperationRow> =>
@@ -56,26 +57,21 @@ describe('VM operations survive an adapter crash: taken over after the lease, no
       `the end of ${uuid}`,
     );
 
-  const HOLD_MS = 8_000;
+  // Long enough for the SIGKILL to land while the answer is held (the kill follows the hold at once).
+  const HOLD_MS = 4_000;
   // A task answer of the previous test still held by the front would make vCenter refuse the next
-  // task on the VM (TaskInProgress): each test starts after it.
-  beforeEach(async () => {
-    await new Promise((r) => setTimeout(r, Math.max(0, heldUntil - Date.now())));
-  });
-  /** Until when the front still holds the answer of a task the dead adapter started (TaskInProgress till then). */
-  let heldUntil = 0;
+  // task on the VM (TaskInProgress): each test starts once the front has sent it.
+  beforeEach(() => market.sim.front.untilVmTasksAnswered(vmRef()));
 
   /** From now on the front answers each VM task HOLD_MS after vCenter carried it out. */
   function holdTaskAnswers(): void {
     market.sim.front.delayVmTasks(HOLD_MS);
-    heldUntil = Date.now() + HOLD_MS + 5_000;
   }
 
-  /** Waits for the operation to be mid-task (its answer held), and crashes the adapter. */
+  /** Waits for the operation to be mid-task (its answer held by the front), and crashes the adapter. */
   async function crashDuring(operationUuid: string): Promise<void> {
     await running(operationUuid);
-    // The front answers the task only after the delay: the adapter is waiting on it now.
-    await new Promise((r) => setTimeout(r, 500));
+    await market.sim.front.untilVmTaskHeld(vmRef());
     await market.restart('adapter', { signal: 'SIGKILL' });
     market.sim.front.delayVmTasks(0);
   }
@@ -136,5 +132,37 @@ describe('VM operations survive an adapter crash: taken over after the lease, no
     const destroyed = await market.api.call('member', 'DELETE', `/api/vmware-disks/${disk.uuid}/`);
     expect(destroyed.status).toBe(204);
     expect((await inVcsim()).devices.filter((d) => d.kind === 'disk')).toHaveLength(disksBefore + 1);
+  });
+
+  it('ends a snapshot creation whose adapter died mid-task as erred, takes no second snapshot, and records the one vCenter took', async () => {
+    const before = (await inVcsim()).snapshot?.rootSnapshotList.length ?? 0;
+    expect(before).toBe(0);
+    holdTaskAnswers();
+    const operation = await market.api.ok<Operation>(
+      'member',
+      'POST',
+      `/api/vmware-virtual-machine/${vm.uuid}/create_snapshot/`,
+      { name: 'mid-crash' },
+    );
+    await crashDuring(operation.uuid);
+
+    expect(await ended(operation.uuid)).toMatchObject({
+      state: 'erred',
+      error_message:
+        'The adapter stopped during this operation; the virtual machine was pulled from vCenter.',
+    });
+    expect((await inVcsim()).snapshot?.rootSnapshotList.map((t) => t.name)).toEqual(['mid-crash']);
+    const after = await eventually(
+      () =>
+        market.api.ok<Vm & { snapshots: { name: string }[] }>(
+          'member',
+          'GET',
+          `/api/vmware-virtual-machine/${vm.uuid}/`,
+        ),
+      (view) => view.state === 'OK' && view.snapshots.length === 1,
+      30_000,
+      "vCenter's snapshot recorded",
+    );
+    expect(after.snapshots.map((snapshot) => snapshot.name)).toEqual(['mid-crash']);
   });
 });

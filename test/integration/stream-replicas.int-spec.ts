@@ -18,14 +18,15 @@ import { vsphereAdapterDefinition } from '../../apps/vsphere-adapter/src/vsphere
 import { NatsCluster } from '../support/nats-cluster';
 import { eventually } from '../support/virtual-machines';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /**
  * The copies of a stream or a durable besides its leader's, once the cluster has placed them all.
- * While a durable's group is being re-formed (its stream just scaled), its info request may time out.
+ * While a durable's group is being re-formed (its stream just scaled), its info request may time out,
+ * for most of a minute on a busy machine (a 15 s answer time: a few tries in all), so the wait is long.
  */
 async function followers(read: () => Promise<{ cluster?: { replicas?: unknown[] } }>, count: number) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   let seen = 0;
   while (Date.now() < deadline) {
     seen = (await read().catch(() => undefined))?.cluster?.replicas?.length ?? 0;
@@ -123,7 +124,10 @@ describe('NATS_STREAM_REPLICAS on a three-node cluster', () => {
     for (const stream of [...Object.values(names.streams), names.feed])
       expect(await streamFollowers(jsm, stream.name, 2)).toBe(2);
     for (const durable of Object.values(names.consumers))
-      expect(await durableFollowers(jsm, durable.stream, durable.durable, 2)).toBe(2);
+      expect({
+        durable: durable.durable,
+        followers: await durableFollowers(jsm, durable.stream, durable.durable, 2),
+      }).toEqual({ durable: durable.durable, followers: 2 });
     expect((await jsm.streams.info(outcomes.stream)).state.messages).toBe(3);
     const durable = await jsm.consumers.info(outcomes.stream, outcomes.durable);
     expect(durable.config.ack_policy).toBe(AckPolicy.Explicit);
@@ -148,6 +152,20 @@ describe('NATS_STREAM_REPLICAS on a three-node cluster', () => {
     expect((await jsm.consumers.info(durable.stream, durable.durable)).config.num_replicas ?? 0).toBe(0);
     await ensureStream(jsm, { ...stream, replicas: 3 });
     expect(await durableFollowers(jsm, durable.stream, durable.durable, 2)).toBe(2);
+  });
+
+  it('a durable whose settings change in the start that raises its stream to 3 follows the stream', async () => {
+    const names = topology('rboth');
+    const durable = names.consumers.orderServiceOutcomes;
+    const stream = { ...names.streams.vsphere, maxAgeMs: 3_600_000 };
+    await ensureStream(jsm, { ...stream, replicas: 1 });
+    await ensureDurableConsumer(jsm, durable, DEFAULT_CONSUMER_POLICY);
+    // One start with the new count and a new ack wait: the stream first, then at once its durable.
+    await ensureStream(jsm, { ...stream, replicas: 3 });
+    await ensureDurableConsumer(jsm, durable, { ...DEFAULT_CONSUMER_POLICY, ackWaitMs: 45_000 });
+    expect(await durableFollowers(jsm, durable.stream, durable.durable, 2)).toBe(2);
+    const info = await jsm.consumers.info(durable.stream, durable.durable);
+    expect(info.config.ack_wait).toBe(45_000 * 1_000_000);
   });
 
   it('the gateway brings the feed stream to the setting and leaves it unchanged once there', async () => {

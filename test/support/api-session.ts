@@ -20,7 +20,12 @@ export class ApiSession {
 
   /** Creates the first staff user with the project's own command, as an operator would. */
   async bootstrapStaff(name: string, env: Record<string, string>): Promise<void> {
-    this.tokens[name] = await createStaffToken(name, env);
+    await this.adopt(name, await createStaffToken(name, env));
+  }
+
+  /** Takes `token` as `name`'s (one made before the gateway served, by `createStaffToken`). */
+  async adopt(name: string, token: string): Promise<void> {
+    this.tokens[name] = token;
     this.users[name] = (await this.ok<Json>(name, 'GET', '/api/users/me/')).uuid as string;
   }
 
@@ -32,16 +37,34 @@ export class ApiSession {
     return this.users[name];
   }
 
+  /**
+   * Staff set `name`'s password; the change revokes the user's tokens, so `name` signs in again
+   * with it for a fresh one, as a client would.
+   */
+  async setPassword(staff: string, name: string, password: string): Promise<void> {
+    await this.ok(staff, 'POST', `/api/users/${this.users[name]}/change_password/`, {
+      new_password: password,
+    });
+    const login = await callRest<{ token: string }>(`${this.base}/api-auth/password/`, {
+      method: 'POST',
+      token: null,
+      body: JSON.stringify({ username: name, password }),
+    });
+    this.tokens[name] = successBody(login, 'POST', '/api-auth/password/').token;
+  }
+
   async call<T = unknown>(
     who: string | null,
     method: string,
     path: string,
     body?: unknown,
+    headers?: Record<string, string>,
   ): Promise<Answer<T>> {
     const answer = await callRest<T>(path.startsWith('http') ? path : `${this.base}${path}`, {
       method,
       token: who ? this.tokens[who] : null,
       body: body === undefined ? undefined : JSON.stringify(body),
+      headers,
     });
     this.transcript.push(answer.text);
     return answer;

@@ -1,10 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { registerAppOutput } from './app-output';
 import { registerLogSource } from './secret-scan';
 
 const ROOT = join(__dirname, '..', '..');
+
+/**
+ * Where the test vCenters are (vcsim and its front listen on loopback), set explicitly for every
+ * adapter a suite starts: the adapter refuses loopback by default. A suite's env may override it.
+ */
+export const TEST_VCENTER_NETWORKS = '127.0.0.0/8,::1/128';
+const APP_DEFAULTS: Partial<Record<AppName, Record<string, string>>> = {
+  'vsphere-adapter': { VCENTER_ALLOWED_NETWORKS: TEST_VCENTER_NETWORKS },
+};
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+
+/** Longest line a tail shows whole: a crash's stack trace stays readable, a dump of rows does not flood. */
+const LINE_LIMIT = 2_000;
 
 export type AppName = 'order-service' | 'vsphere-adapter' | 'sync-scheduler' | 'gateway';
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string };
@@ -21,6 +34,12 @@ export class AppProcess {
   ) {
     // Every line is scanned for the secrets the test used (see secret-scan.ts).
     registerLogSource(app, () => this.lines);
+    // A failing fault test prints every process's last lines (see app-output.ts).
+    registerAppOutput({
+      label: () => `${app}#${this.pid ?? 'not started'}`,
+      status: () => (this.running ? 'running' : (this.exitStatus ?? 'not started')),
+      tail: (count) => this.tail(count),
+    });
   }
 
   get pid(): number | undefined {
@@ -38,7 +57,9 @@ export class AppProcess {
     return this.child.signalCode ?? `exit code ${this.child.exitCode}`;
   }
 
-  async start(readyMessage = `${this.app} started`, timeoutMs = 20_000): Promise<void> {
+  // A start is waited on as long as a loaded CI machine needs (a quiet one starts an app in 1–3 s):
+  // the deadline only turns a hung start into an error.
+  async start(readyMessage = `${this.app} started`, timeoutMs = 90_000): Promise<void> {
     const entry = join(ROOT, 'dist', 'apps', this.app, 'apps', this.app, 'src', 'main.js');
     if (!existsSync(entry))
       throw new Error(`${entry} is missing: run \`npm run build\` before the e2e tests.`);
@@ -48,7 +69,7 @@ export class AppProcess {
     const child = spawn(NODE, [...nodeArgs, entry], {
       cwd: ROOT,
       // A free metrics port per process: suites run several instances of one app side by side.
-      env: { ...process.env, METRICS_PORT: '0', ...this.env },
+      env: { ...process.env, METRICS_PORT: '0', ...APP_DEFAULTS[this.app], ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -87,7 +108,9 @@ export class AppProcess {
 
   /** Where a service serves `/metrics` (a free port each start), from its start-up line. */
   get metricsUrl(): string {
-    const line = this.lines.find((candidate) => candidate.msg === `${this.app} started`);
+    // The gateway says it once it listens; the services once they started.
+    const ready = this.app === 'gateway' ? 'gateway listening' : `${this.app} started`;
+    const line = this.lines.find((candidate) => candidate.msg === ready);
     if (typeof line?.metrics !== 'string') throw new Error(`${this.app} has not logged its metrics address`);
     return line.metrics;
   }
@@ -99,10 +122,14 @@ export class AppProcess {
     return this.exited!;
   }
 
+  /** The last `count` lines, each cut at LINE_LIMIT characters (a long one still shows its start). */
   tail(count = 20): string {
     return this.lines
       .slice(-count)
-      .map((line) => JSON.stringify(line))
+      .map((line) => {
+        const text = JSON.stringify(line);
+        return text.length > LINE_LIMIT ? `${text.slice(0, LINE_LIMIT)}…` : text;
+      })
       .join('\n');
   }
 }

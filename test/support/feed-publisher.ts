@@ -123,3 +123,27 @@ export class FeedPublisher {
     return envelope;
   }
 }
+
+/** An offering's public view (the contract's) in a state, with plain defaults for the rest. */
+export function offeringView(
+  uuid: string,
+  customerUuid: string,
+  state: OfferingView['state'],
+  overrides: Partial<OfferingView> = {},
+): OfferingView {
+  return {
+    uuid,
+    name: 'Offering',
+    description: '',
+    category: '',
+    type: 'VMware.VirtualMachine',
+    state,
+    customer_uuid: customerUuid,
+    customer_name: 'Provider',
+    terms_of_service: '',
+    components: [],
+    plans: [],
+    created: NOW(),
+    ...overrides,
+  };
+}

@@ -117,6 +117,46 @@ export class NatsCluster {
     }
     await Promise.all(this.nodes.map((node) => node.start()));
     await this.waitForMetaLeader();
+    // With a configuration of its own (accounts, nkeys) the cluster's users may only create the
+    // streams they own, not the probe; those suites' apps wait for placement themselves.
+    if (!this.options.config) await this.waitForPeers(size);
+  }
+
+  /**
+   * Resolves once a stream with `replicas` copies can be placed. A meta leader is elected before
+   * every node has joined its group; a replicated stream created in between is refused with "no
+   * suitable peers for placement". A throwaway in-memory stream is the exact test of that.
+   */
+  async waitForPeers(replicas: number, timeoutMs = 20_000): Promise<void> {
+    const { connect } = await import('@nats-io/transport-node');
+    const { jetstreamManager, StorageType } = await import('@nats-io/jetstream');
+    const nc = await connect({ ...this.options.connection, servers: this.urls });
+    try {
+      const jsm = await jetstreamManager(nc, { timeout: 2_000 });
+      const name = `PLACEMENT_PROBE_${process.pid}`;
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        try {
+          await jsm.streams.add({
+            name,
+            subjects: [`placement-probe.${process.pid}`],
+            num_replicas: replicas,
+            storage: StorageType.Memory,
+          });
+          await jsm.streams.delete(name);
+          return;
+        } catch (error) {
+          if (Date.now() > deadline)
+            throw new Error(
+              `the NATS cluster could not place ${replicas} copies in ${timeoutMs} ms: ${String(error)}`,
+              { cause: error },
+            );
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    } finally {
+      await nc.close();
+    }
   }
 
   node(name: string): NatsClusterNode {

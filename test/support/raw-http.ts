@@ -33,7 +33,8 @@ export function rawRequest(
   });
 }
 
-function parseAnswer(raw: Buffer): RawAnswer | null {
+/** An HTTP/1.1 answer read whole (until the server closed): status, headers, the de-chunked body. */
+export function parseAnswer(raw: Buffer): RawAnswer | null {
   // An interim answer (`100 Continue` to `Expect: 100-continue`) comes first: the final one follows.
   while (/^HTTP\/1\.[01] 1\d\d /.test(raw.subarray(0, 16).toString('latin1'))) {
     const end = raw.indexOf('\r\n\r\n');

@@ -16,7 +16,10 @@ import type * as OrderActionsModule from './commands/order-actions';
 import type * as OrderingModule from './commands/ordering';
 import type * as ProviderModule from './commands/provider';
 import type * as SessionModule from './commands/session';
+import type * as StructureModule from './commands/structure';
 import type * as VmDay2Module from './commands/vm-day2';
+import type * as VmSnapshotsModule from './commands/vm-snapshots';
+import type * as VmStatsModule from './commands/vm-stats';
 import type * as ContextModule from './command-context';
 import type * as SkeletonsModule from './input/skeletons';
 import { buildProgram } from './program';
@@ -30,7 +33,10 @@ const load = {
   ordering: () => require('./commands/ordering') as typeof OrderingModule,
   provider: () => require('./commands/provider') as typeof ProviderModule,
   session: () => require('./commands/session') as typeof SessionModule,
+  structure: () => require('./commands/structure') as typeof StructureModule,
   vmDay2: () => require('./commands/vm-day2') as typeof VmDay2Module,
+  vmSnapshots: () => require('./commands/vm-snapshots') as typeof VmSnapshotsModule,
+  vmStats: () => require('./commands/vm-stats') as typeof VmStatsModule,
   context: () => require('./command-context') as typeof ContextModule,
   skeletons: () => require('./input/skeletons') as typeof SkeletonsModule,
 };
@@ -46,9 +52,23 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     return;
   }
   const context = await load.context().CommandContext.create(options);
-  const { OFFERING, PROVIDER_OFFERING, PLAN, ORDER, RESOURCE, VM, DISK, PORT, VMWARE_INVENTORY, OPENSTACK } =
-    load.nouns();
+  const {
+    OFFERING,
+    PROVIDER_OFFERING,
+    PLAN,
+    ORDER,
+    RESOURCE,
+    VM,
+    DISK,
+    PORT,
+    SNAPSHOT,
+    VMWARE_INVENTORY,
+    OPENSTACK,
+  } = load.nouns();
+  const { CUSTOMER, PROJECT } = load.nouns();
   const nouns = {
+    customer: CUSTOMER,
+    project: PROJECT,
     'marketplace offering': OFFERING,
     'marketplace provider-offering': PROVIDER_OFFERING,
     'marketplace plan': PLAN,
@@ -57,6 +77,7 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
     'vmware vm': VM,
     'vmware disk': DISK,
     'vmware port': PORT,
+    'vmware snapshot': SNAPSHOT,
     'openstack tenant': OPENSTACK.tenant,
     'openstack instance': OPENSTACK.instance,
     'openstack volume': OPENSTACK.volume,
@@ -80,6 +101,12 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
       return load.session().configShow(context);
     case 'config set':
       return load.session().configSet(context, args[0], args[1]);
+    case 'customer get':
+      return load.structure().getWithQuotas(context, CUSTOMER, args[0]);
+    case 'project get':
+      return load.structure().getWithQuotas(context, PROJECT, args[0]);
+    case 'marketplace resource set-end-date':
+      return load.structure().setEndDate(context, args[0], args[1]);
     case 'marketplace resource provision':
       return load.ordering().provision(context, flow, () => load.skeletons().genericSkeleton());
     case 'vmware vm provision':
@@ -105,6 +132,11 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
   switch (id) {
     case 'vmware vm update':
       return load.vmDay2().updateVm(context, args[0], day2);
+    case 'vmware vm stats':
+      return load.vmStats().vmStats(context, args[0], {
+        metric: options.metric as string | undefined,
+        period: options.period as string | undefined,
+      });
     case 'vmware vm console':
       return load.vmDay2().vmConsole(context, args[0], { web: options.web as boolean | undefined });
     case 'vmware disk create':
@@ -117,6 +149,16 @@ export async function dispatch(id: string, args: string[], options: Options): Pr
       return load.vmDay2().createPort(context, day2);
     case 'vmware port delete':
       return load.vmDay2().deleteDevice(context, 'port', args[0], day2);
+    case 'vmware snapshot create':
+      return load
+        .vmSnapshots()
+        .createSnapshot(context, options as unknown as VmSnapshotsModule.SnapshotCreateFlags);
+    case 'vmware snapshot revert':
+      return load.vmSnapshots().revertSnapshot(context, args[0], day2);
+    case 'vmware snapshot delete':
+      return load
+        .vmSnapshots()
+        .deleteSnapshot(context, args[0], { ...day2, all: options.all as boolean | undefined });
   }
   if (id.startsWith('vmware vm ') && !['list', 'get', 'wait', 'provision', 'terminate'].includes(verb))
     return load.vmDay2().vmAction(context, verb, args[0], day2);

@@ -222,6 +222,11 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
     .argument('<key>', 'api_url | token | project')
     .argument('<value>');
 
+  const customer = program.command('customer').description('organisations, with their quotas');
+  browse(customer, 'customer', dispatch, { list: true, get: true });
+  const project = program.command('project').description('projects, with their quotas');
+  browse(project, 'project', dispatch, { list: true, get: true });
+
   const marketplace = program.command('marketplace').description('offerings, plans, orders and resources');
   const offering = marketplace.command('offering').description('offerings to order from');
   browse(offering, 'offering', dispatch, { list: true, get: true });
@@ -287,6 +292,16 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
     ).argument('<marketplace_resource_uuid>'),
     false,
   );
+
+  leaf(
+    resource,
+    'set-end-date',
+    "set when the system terminates a resource (ISO date or date-time; 'none' removes it)",
+    dispatch,
+    'marketplace resource set-end-date',
+  )
+    .argument('<marketplace_resource_uuid>')
+    .argument('<end_date>');
 
   const vmware = program
     .command('vmware')
@@ -357,9 +372,19 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
       .option('--cores-per-socket <n>', 'cores per socket', wholeNumber('--cores-per-socket'))
       .option('--ram <MiB>', 'RAM in MiB', wholeNumber('--ram')),
   );
-  leaf(vm, 'console', 'a VMRC console URL with a one-time ticket', dispatch, 'vmware vm console')
+  leaf(vm, 'stats', "the latest usage values from vCenter's statistics", dispatch, 'vmware vm stats')
     .argument('<uuid>')
-    .option('--web', 'the WebMKS (browser) console URL instead');
+    .option('--metric <names>', 'cpu, memory, disk, network (comma-separated; default all)')
+    .option('--period <period>', 'hour (20 s samples), day or week; default hour');
+  leaf(
+    vm,
+    'console',
+    'a VMRC console URL, no ticket in it (staff: VMRC asks for your vCenter account)',
+    dispatch,
+    'vmware vm console',
+  )
+    .argument('<uuid>')
+    .option('--web', 'the WebMKS (browser) console URL instead: a single-use ticket for this VM');
 
   const disk = vmware.command('disk').description("VMs' disks");
   browse(disk, 'disk', dispatch, { list: true, get: true });
@@ -390,6 +415,38 @@ export function buildProgram(dispatch: Dispatch, options: { errorsAsJson?: boole
     leaf(port, 'delete', 'remove a network adapter from its VM', dispatch, 'vmware port delete').argument(
       '<uuid>',
     ),
+  );
+
+  const snapshot = vmware.command('snapshot').description("VMs' snapshots (vCenter's snapshot tree)");
+  browse(snapshot, 'snapshot', dispatch, { list: true, get: true });
+  operationOptions(
+    leaf(snapshot, 'create', 'take a snapshot of a VM', dispatch, 'vmware snapshot create')
+      .requiredOption('--vm <uuid>', 'the VM')
+      .requiredOption('--name <name>', 'the snapshot name')
+      .option('--description <text>', 'what it is for')
+      .option('--memory', "include the VM's memory (powered-on VM; a revert then powers it on)")
+      .option('--quiesce', 'quiesce the guest file systems (VMware Tools running)'),
+  );
+  operationOptions(
+    leaf(
+      snapshot,
+      'revert',
+      "revert its VM to a snapshot (the snapshot's hardware and power state)",
+      dispatch,
+      'vmware snapshot revert',
+    ).argument('<uuid>'),
+  );
+  operationOptions(
+    leaf(
+      snapshot,
+      'delete',
+      'delete a snapshot (its children stay), or every snapshot of a VM',
+      dispatch,
+      'vmware snapshot delete',
+    )
+      .argument('[uuid]')
+      .option('--all', 'every snapshot of the VM named by --vm')
+      .option('--vm <uuid>', 'with --all: the VM'),
   );
 
   const assignment = vmware

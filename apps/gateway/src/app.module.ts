@@ -7,7 +7,6 @@ import { EventStreamEndpoint } from './events/event-stream.endpoint';
 import { FeedReader } from './events/feed-reader';
 import { SseMetrics } from './events/sse-metrics';
 import { HealthController } from './controllers/health.controller';
-import { MetricsController } from './controllers/metrics.controller';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { ApiHandler } from './rest/api-handler';
 import { CallerResolver } from './rest/caller-resolver';
@@ -19,7 +18,7 @@ export class AppModule {
   static register(config: GatewayConfig): DynamicModule {
     return {
       module: AppModule,
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController],
       providers: [
         { provide: CONFIG, useValue: config },
         {

@@ -4,6 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { waitForNats } from '@app/messaging/nats/wait-for-nats';
 import { createLogger, NestJsonLogger, readConfigOrExit } from '@app/platform';
+import { startMetricsServer } from '@app/platform/metrics';
+import { installProcessGuards } from '@app/platform/runtime/process-guards';
 import { installShutdownDeadline } from '@app/platform/runtime/shutdown-deadline';
 import { AppModule } from './app.module';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -14,6 +16,7 @@ import type { ExpressApp } from './rest/http-types';
 async function bootstrap(): Promise<void> {
   const config = readConfigOrExit('gateway', () => loadGatewayConfig());
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  installProcessGuards(logger);
   try {
     await waitForNats(natsConnectionOptions(config, 'gateway'), logger);
     const app = await NestFactory.create(AppModule.register(config), {
@@ -33,7 +36,14 @@ async function bootstrap(): Promise<void> {
     hardenServer(app.getHttpServer() as Server);
     installShutdownDeadline(logger, config.SHUTDOWN_GRACE_MS);
     await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
-    logger.info({ url: await app.getUrl() }, 'gateway listening');
+    // Apart from the public port, as every service serves it: a scraper inside the deployment
+    // reads it, the internet does not.
+    const metrics = await startMetricsServer(
+      app.get(GatewayMetrics).registry,
+      config.METRICS_HOST,
+      config.METRICS_PORT,
+    );
+    logger.info({ url: await app.getUrl(), metrics: metrics.url }, 'gateway listening');
   } catch (error) {
     logger.fatal({ err: error }, 'gateway failed to start');
     process.exit(1);

@@ -3,11 +3,11 @@ import { createUserBody } from '@app/contracts';
 import { createServiceDataSource, migrate } from '@app/platform/persistence/data-source';
 import { orderServiceDefinition } from './order-service.definition';
 import { loadOrderServiceConfig } from './config/order-service.config';
-import { ApiTokenRepository } from './repositories/api-token.repository';
-import { UnitOfWork } from './repositories/unit-of-work';
-import { UserRepository } from './repositories/user.repository';
-import { AuthService } from './services/auth.service';
-import { StaffBootstrapService } from './services/staff-bootstrap.service';
+import { ApiTokenRepository } from './identity/repositories/api-token.repository';
+import { UnitOfWork } from '@app/messaging';
+import { UserRepository } from './identity/repositories/user.repository';
+import { AuthService } from './identity/services/auth.service';
+import { StaffBootstrapService } from './identity/services/staff-bootstrap.service';
 
 /**
  * `npm run create-staff -- <username>`: creates that staff user, or gives an existing one a new

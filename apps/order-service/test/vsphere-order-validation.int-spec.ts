@@ -1,6 +1,7 @@
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { VSPHERE_ORDER_VALIDATION, type VsphereOrderValidationRequest } from '@app/contracts';
 import { NamespacedNatsClient, requestSubject } from '@app/messaging/requests/namespaced-nats';
+import { DEADLINE_PASSED, STORE_RESERVE_MS } from '@app/messaging';
 import { VsphereOrderValidationClient } from '../src/marketplace/adapters/vsphere-order-validation.client';
 import { testEnv, uniqueToken } from '../../../test/support/test-env';
 
@@ -49,7 +50,9 @@ describe('the vSphere order validation client over NATS', () => {
     await responder?.close();
   });
 
-  const validation = () => new VsphereOrderValidationClient(client, 500);
+  // A test that expects an answer waits for it as long as a busy machine takes (a 500 ms wait made
+  // a slow round trip a 503); only the test of an adapter that never answers uses the short wait.
+  const validation = (timeoutMs = 20_000) => new VsphereOrderValidationClient(client, timeoutMs);
 
   it('sends the order as the contract defines it and takes the normalised attributes and limits', async () => {
     const normalised = {
@@ -89,7 +92,33 @@ describe('the vSphere order validation client over NATS', () => {
     answerWith(undefined);
     await responder.flush();
     const started = Date.now();
-    expect(await validation().validate(REQUEST)).toEqual(unavailable);
+    expect(await validation(500).validate(REQUEST)).toEqual(unavailable);
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+  });
+
+  it("waits for the adapter no longer than the gateway's deadline leaves, with the order's store kept out", async () => {
+    answerWith(undefined);
+    await responder.flush();
+    const passed = { status: 'error', code: 503, detail: DEADLINE_PASSED };
+    // Its own wait is 20 s; the deadline leaves 700 ms, of which the store's reserve is not waited.
+    const started = Date.now();
+    expect(await validation().validate(REQUEST, started + 700)).toEqual(passed);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(700 - STORE_RESERVE_MS - 50);
+    expect(waited).toBeLessThan(5_000);
+
+    // No time left: the adapter is not asked at all.
+    const asked = seen.length;
+    expect(await validation().validate(REQUEST, Date.now() + STORE_RESERVE_MS - 1)).toEqual(passed);
+    expect(seen).toHaveLength(asked);
+  });
+
+  it('answers within the deadline when the adapter does', async () => {
+    answerWith({ status: 'ok', data: { attributes: {}, limits: {} } });
+    await responder.flush();
+    expect(await validation().validate(REQUEST, Date.now() + 15_000)).toEqual({
+      status: 'ok',
+      data: { attributes: {}, limits: {} },
+    });
   });
 });

@@ -1,12 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { RuntimeLifecycle, SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
+import { messagingProviders, RuntimeLifecycle, SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
 import { natsConnectionOptions } from '@app/messaging/nats/nats-options';
 import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
+import { EndDatesSweepClient } from './adapters/end-dates-sweep.client';
 import { SyncTargetsClient } from './adapters/sync-targets.client';
 import { CONFIG, type SyncSchedulerConfig } from './config/sync-scheduler.config';
 import { HealthController } from './controllers/health.controller';
-import { dataSourceProvider } from '@app/messaging/repositories/data-source.provider';
 import { SyncScheduleRepository } from './repositories/sync-schedule.repository';
+import { EndDateSweepService } from './services/end-date-sweep.service';
 import { SyncScheduleService } from './services/sync-schedule.service';
 
 @Module({})
@@ -18,7 +19,7 @@ export class AppModule {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: SERVICE_RUNTIME, useValue: runtime },
-        dataSourceProvider(runtime),
+        ...messagingProviders(runtime),
         {
           provide: SyncTargetsClient,
           useFactory: async () => {
@@ -30,8 +31,20 @@ export class AppModule {
             return new SyncTargetsClient(client);
           },
         },
+        {
+          provide: EndDatesSweepClient,
+          useFactory: async () => {
+            const client = new NamespacedNatsClient(
+              natsConnectionOptions(config, 'sync-scheduler', 'sync-scheduler-end-dates-out'),
+              config.NATS_NAMESPACE,
+            );
+            await client.connect();
+            return new EndDatesSweepClient(client);
+          },
+        },
         SyncScheduleRepository,
         SyncScheduleService,
+        EndDateSweepService,
         RuntimeLifecycle,
       ],
     };

@@ -10,11 +10,13 @@ import {
 import { DatastoreEntity } from './inventory/entities/datastore.entity';
 import { FolderEntity } from './inventory/entities/folder.entity';
 import { NetworkEntity } from './inventory/entities/network.entity';
+import { OfferingStateEntity } from './inventory/entities/offering-state.entity';
 import { TemplateEntity } from './inventory/entities/template.entity';
 
 /** Every TypeORM entity of the `vsphere` schema. */
 export const VSPHERE_ENTITIES = [
   IntegrationEntity,
+  OfferingStateEntity,
   TemplateEntity,
   ClusterEntity,
   NetworkEntity,

@@ -5,7 +5,8 @@ import type { TestNats } from '../../../test/support/test-nats';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
 import type { AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
-import { ask, dataOf, member, saveAndSettle, staff, type RequestClient } from './support/requests';
+import { announceOffering } from './support/offering-states';
+import { ask, dataOf, ownerOf, saveAndSettle, staff, type RequestClient } from './support/requests';
 import type { VcsimLibrary } from './support/vcsim-library';
 
 jest.setTimeout(60_000);
@@ -27,6 +28,8 @@ describe('basic mode (VSPHERE_BASIC_MODE=true)', () => {
       vcsim: { args: ['-cluster', '2'] },
       env: { VSPHERE_BASIC_MODE: 'true' },
     }));
+    // Public, as the order service announces an Active offering: its inventory is for every organisation.
+    await announceOffering(nats, db.url, { uuid: offering, customerUuid: randomUUID(), state: 'Active' });
   });
 
   afterAll(() => stopAdapterSuite({ adapter, client, library, sim, nats, db }));
@@ -39,6 +42,7 @@ describe('basic mode (VSPHERE_BASIC_MODE=true)', () => {
       backend_url: sim.url,
       username: sim.username,
       password: sim.password,
+      ca_pem: sim.caPem,
     });
     expect(view).toMatchObject({ state: 'OK', basic_mode: true, counts: { templates: 1 } });
     expect(view.skipped).toEqual([
@@ -57,7 +61,7 @@ describe('basic mode (VSPHERE_BASIC_MODE=true)', () => {
     ]);
     const listed = dataOf(
       await ask<Page<TemplateView>>(client, 'vsphere.templates.list', {
-        caller: member(),
+        caller: ownerOf(),
         params: {},
         query: { offering_uuid: offering },
         body: {},

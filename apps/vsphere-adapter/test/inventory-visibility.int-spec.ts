@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { AssignmentView, LimitsView, Page, VsphereCaller } from '@app/contracts';
+import type { AssignmentView, LimitsView, Page, Caller } from '@app/contracts';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
 import { createTestNats, type TestNats } from '../../../test/support/test-nats';
 import { openRequestClient } from '../../../test/support/nats-requests';
 import { startVcsimWithFront, type VcsimWithFront } from '../../../test/support/vcsim-front';
+import { callerWith } from './support/callers';
+import { announceOffering } from './support/offering-states';
 import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
-import { ask, dataOf, member, saveAndSettle, staff, type RequestClient } from './support/requests';
+import { ask, dataOf, ownerOf, saveAndSettle, staff, type RequestClient } from './support/requests';
 
 jest.setTimeout(60_000);
 
@@ -25,7 +27,7 @@ describe('what each organisation sees of the inventory, and staff assignments', 
 
   const list = async (
     kind: 'clusters' | 'networks' | 'datastores' | 'folders',
-    caller: VsphereCaller,
+    caller: Caller,
     query: Record<string, unknown> = {},
   ): Promise<Page<Named>> =>
     dataOf(
@@ -37,12 +39,7 @@ describe('what each organisation sees of the inventory, and staff assignments', 
       }),
     );
   const names = async (...args: Parameters<typeof list>) => (await list(...args)).items.map((o) => o.name);
-  const assignment = (
-    kind: string,
-    op: 'add' | 'remove',
-    caller: VsphereCaller,
-    body: Record<string, string>,
-  ) =>
+  const assignment = (kind: string, op: 'add' | 'remove', caller: Caller, body: Record<string, string>) =>
     ask<AssignmentView | null>(client, `vsphere.assignments.${kind}.${op}`, {
       caller,
       params: {},
@@ -60,10 +57,13 @@ describe('what each organisation sees of the inventory, and staff assignments', 
       env: { CREDENTIALS_KEYS: credentialKey() },
     });
     client = await openRequestClient(nats.topology.namespace);
+    // Public, as the order service announces an Active offering: its inventory is for every organisation.
+    await announceOffering(nats, db.url, { uuid: offering, customerUuid: randomUUID(), state: 'Active' });
     const view = await saveAndSettle(client, offering, {
       backend_url: sim.url,
       username: sim.username,
       password: sim.password,
+      ca_pem: sim.caPem,
       max_cpu: 16,
       max_ram: 65536,
     });
@@ -91,18 +91,18 @@ describe('what each organisation sees of the inventory, and staff assignments', 
     expect(all.clusters.items.map((c) => c.name).sort()).toEqual(['DC0_C0', 'DC0_C1']);
     expect(all.datastores.count).toBe(2);
     expect(all.networks.count).toBeGreaterThanOrEqual(3);
-    const a = member(customerA);
+    const a = ownerOf(customerA);
     expect(await names('clusters', a)).toEqual(['DC0_C1']); // the default cluster label
     expect(await names('datastores', a)).toEqual([all.datastores.items[0].name]); // the first vCenter lists
     expect(await names('folders', a)).toEqual([all.folders.items[0].name]);
     expect(await names('networks', a)).toEqual([]); // the template's network only
-    expect(await names('clusters', member())).toEqual([]); // belongs to no organisation
+    expect(await names('clusters', ownerOf())).toEqual([]); // belongs to no organisation
   });
 
   it('lets only staff assign, and names an unknown object', async () => {
     const cluster = (await list('clusters', staff())).items[0];
     expect(
-      await assignment('clusters', 'add', member(customerA), { customer: customerA, cluster: cluster.uuid }),
+      await assignment('clusters', 'add', ownerOf(customerA), { customer: customerA, cluster: cluster.uuid }),
     ).toEqual({
       status: 'error',
       code: 403,
@@ -110,7 +110,7 @@ describe('what each organisation sees of the inventory, and staff assignments', 
     });
     expect(
       await ask(client, 'vsphere.assignments.clusters.list', {
-        caller: member(customerA),
+        caller: ownerOf(customerA),
         params: {},
         query: {},
         body: {},
@@ -171,18 +171,18 @@ describe('what each organisation sees of the inventory, and staff assignments', 
       fields: { non_field_errors: ['The fields customer, cluster must make a unique set.'] },
     });
 
-    const a = member(customerA);
+    const a = ownerOf(customerA);
     expect(await names('clusters', a)).toEqual(['DC0_C0']);
     expect(await names('networks', a)).toEqual(['DC0_DVPG1']);
     expect(await names('networks', a, { for_existing_vms: 'true' })).toEqual(['VM Network']);
     expect(await names('datastores', a)).toEqual([secondDatastore.name]);
     // B has none: the defaults. A member of both sees both views; a filter narrows to one of them.
-    expect(await names('clusters', member(customerB))).toEqual(['DC0_C1']);
-    expect((await names('clusters', member(customerA, customerB))).sort()).toEqual(['DC0_C0', 'DC0_C1']);
-    expect(await names('clusters', member(customerA, customerB), { customer_uuid: customerB })).toEqual([
+    expect(await names('clusters', ownerOf(customerB))).toEqual(['DC0_C1']);
+    expect((await names('clusters', ownerOf(customerA, customerB))).sort()).toEqual(['DC0_C0', 'DC0_C1']);
+    expect(await names('clusters', ownerOf(customerA, customerB), { customer_uuid: customerB })).toEqual([
       'DC0_C1',
     ]);
-    expect(await names('clusters', member(customerA), { customer_uuid: customerB })).toEqual([]);
+    expect(await names('clusters', ownerOf(customerA), { customer_uuid: customerB })).toEqual([]);
     expect(await names('clusters', staff(), { customer_uuid: customerA })).toEqual(['DC0_C0']);
 
     const assigned = dataOf(
@@ -209,10 +209,10 @@ describe('what each organisation sees of the inventory, and staff assignments', 
   });
 
   it('keeps assignments across synchronisations', async () => {
-    const before = await names('networks', member(customerA));
+    const before = await names('networks', ownerOf(customerA));
     const since = (await saveAndSettle(client, offering, { max_disk: 102400 })).last_sync_success;
     expect(since).not.toBeNull();
-    expect(await names('networks', member(customerA))).toEqual(before);
+    expect(await names('networks', ownerOf(customerA))).toEqual(before);
   });
 
   it('pages lists and answers the limits to anyone', async () => {
@@ -222,7 +222,7 @@ describe('what each organisation sees of the inventory, and staff assignments', 
     expect(
       dataOf(
         await ask<LimitsView>(client, 'vsphere.limits.get', {
-          caller: member(),
+          caller: ownerOf(),
           params: { offering_uuid: offering },
           query: {},
           body: {},
@@ -234,10 +234,14 @@ describe('what each organisation sees of the inventory, and staff assignments', 
       max_ram: 65536,
       max_disk: 102400,
       max_disk_total: null,
+      // The snapshot limits' defaults (migration 1764480000130).
+      max_snapshots: 3,
+      snapshot_max_age_hours: 72,
+      memory_snapshots: true,
     });
     expect(
       await ask(client, 'vsphere.limits.get', {
-        caller: member(),
+        caller: ownerOf(),
         params: { offering_uuid: randomUUID() },
         query: {},
         body: {},
@@ -251,5 +255,41 @@ describe('what each organisation sees of the inventory, and staff assignments', 
         body: {},
       }),
     ).toMatchObject({ status: 'error', code: 400 });
+  });
+
+  // Last: it moves the offering back to Draft.
+  it("keeps a Draft offering's inventory and limits to its provider's owners and staff", async () => {
+    const providerCustomer = randomUUID();
+    await announceOffering(nats, db.url, { uuid: offering, customerUuid: providerCustomer, state: 'Draft' });
+    const other = ownerOf(customerA);
+    const providerOwner = ownerOf(providerCustomer);
+    const templates = (caller: Caller) =>
+      ask<Page<Named>>(client, 'vsphere.templates.list', {
+        caller,
+        params: {},
+        query: { offering_uuid: offering },
+        body: {},
+      });
+    for (const kind of ['clusters', 'datastores', 'folders'] as const) {
+      expect(await list(kind, other)).toEqual({ items: [], count: 0 });
+      expect((await list(kind, providerOwner)).count).toBeGreaterThan(0);
+      expect((await list(kind, staff())).count).toBeGreaterThan(0);
+    }
+    expect(dataOf(await templates(other)).count).toBe(0);
+    // A member of the provider who does not own it is another organisation here.
+    expect(
+      dataOf(await templates(callerWith({ projects: [[randomUUID(), providerCustomer, 'PROJECT.ADMIN']] })))
+        .count,
+    ).toBe(0);
+    const limits = (caller: Caller) =>
+      ask<LimitsView>(client, 'vsphere.limits.get', {
+        caller,
+        params: { offering_uuid: offering },
+        query: {},
+        body: {},
+      });
+    expect(await limits(other)).toEqual({ status: 'error', code: 404, detail: 'Not found.' });
+    expect(dataOf(await limits(providerOwner))).toMatchObject({ max_cpu: 16 });
+    expect(dataOf(await limits(staff()))).toMatchObject({ max_cpu: 16 });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { destroyVm, powerOffVm, readVirtualMachine, readVmFolders } from '@app/vim25';
-import type { OrderSubmitted } from '@app/contracts';
+import type { ChangeOrderType, OrderSubmitted } from '@app/contracts';
 import type { TestDatabase } from '../../../test/support/test-database';
 import type { TestNats } from '../../../test/support/test-nats';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
@@ -64,12 +64,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     return waitForAnswer(nats, order.orderUuid);
   };
 
-  const changeOrder = (
-    type: 'Update' | 'Terminate',
-    created: OrderSubmitted,
-    backendId: string,
-    limits = {},
-  ) =>
+  const changeOrder = (type: ChangeOrderType, created: OrderSubmitted, backendId: string, limits = {}) =>
     orderSubmitted({
       offeringUuid: offering,
       customerUuid: customer,
@@ -91,6 +86,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       backend_url: sim.url,
       username: sim.username,
       password: sim.password,
+      ca_pem: sim.caPem,
       default_cluster_label: 'DC0_C0',
     });
     inv = await inventoryOf(client, offering);

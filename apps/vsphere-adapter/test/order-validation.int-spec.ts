@@ -3,6 +3,8 @@ import type { RequestReply, VsphereOrderValidation } from '@app/contracts';
 import type { TestDatabase } from '../../../test/support/test-database';
 import type { TestNats } from '../../../test/support/test-nats';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
+import { VSPHERE_MESSAGES } from '../src/machines/domain/hardware-rules';
+import { VM_NAME_TOO_LONG } from '../src/machines/domain/vm-name-rules';
 import type { AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
 import { assign, inventoryOf, validate, type Listed } from './support/order-fixture';
@@ -19,7 +21,7 @@ const fieldsOf = (reply: RequestReply<VsphereOrderValidation>) => {
 
 const url = (collection: string, uuid: string) => `https://marketplace.example/api/${collection}/${uuid}/`;
 
-describe('vsphere.orders.validate: Create orders as Waldur validates them', () => {
+describe('vsphere-internal.orders.validate: Create orders as Waldur validates them', () => {
   let sim: VcsimWithFront;
   let db: TestDatabase;
   let nats: TestNats;
@@ -54,7 +56,12 @@ describe('vsphere.orders.validate: Create orders as Waldur validates them', () =
       vcsim: { args: ['-cluster', '2', '-ds', '2', '-folder', '1'] },
     }));
     await library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 2048 });
-    const credentials = { backend_url: sim.url, username: sim.username, password: sim.password };
+    const credentials = {
+      backend_url: sim.url,
+      username: sim.username,
+      password: sim.password,
+      ca_pem: sim.caPem,
+    };
     await saveAndSettle(client, offering, {
       ...credentials,
       default_cluster_label: 'DC0_C0',
@@ -132,6 +139,12 @@ describe('vsphere.orders.validate: Create orders as Waldur validates them', () =
     expect(fieldsOf(await create({ name: '' }))).toEqual({ name: ['This field is required.'] });
   });
 
+  it("refuses a name longer than vCenter's 80 characters (each %, \\ and / counting 3), and takes 80", async () => {
+    expect(fieldsOf(await create({ name: 'a'.repeat(81) }))).toEqual({ name: [VM_NAME_TOO_LONG] });
+    expect(fieldsOf(await create({ name: `${'a'.repeat(78)}/` }))).toEqual({ name: [VM_NAME_TOO_LONG] });
+    expect(await create({ name: 'a'.repeat(80) })).toMatchObject({ status: 'ok' });
+  });
+
   it("refuses limits beyond the offering's maximums with Waldur's messages", async () => {
     expect(fieldsOf(await create({}, { cpu: 10 }))).toEqual({
       cpu: ['Requested amount of CPU exceeds offering limit.'],
@@ -150,6 +163,15 @@ describe('vsphere.orders.validate: Create orders as Waldur validates them', () =
     });
     expect(fieldsOf(await create({}, { disk: 409600 }))).toEqual({
       disk: ['Requested amount of disk exceeds offering limit.'],
+    });
+  });
+
+  it("refuses limits beyond vSphere 8's own maximums, naming the field, besides the offering's", async () => {
+    expect(fieldsOf(await create({}, { cpu: 769 }))).toEqual({
+      cpu: [VSPHERE_MESSAGES.cpu, 'Requested amount of CPU exceeds offering limit.'],
+    });
+    expect(fieldsOf(await create({}, { ram: 24_560 * 1024 + 1 }))).toEqual({
+      ram: [VSPHERE_MESSAGES.ram, 'Requested amount of RAM exceeds offering limit.'],
     });
   });
 
@@ -211,7 +233,7 @@ describe('vsphere.orders.validate: Create orders as Waldur validates them', () =
   });
 });
 
-describe('vsphere.orders.validate in basic mode: placement derived per customer', () => {
+describe('vsphere-internal.orders.validate in basic mode: placement derived per customer', () => {
   let sim: VcsimWithFront;
   let db: TestDatabase;
   let nats: TestNats;
@@ -242,6 +264,7 @@ describe('vsphere.orders.validate in basic mode: placement derived per customer'
       backend_url: sim.url,
       username: sim.username,
       password: sim.password,
+      ca_pem: sim.caPem,
     });
     inv = await inventoryOf(client, offering);
     templateUuid = inv.templates.get('Ubuntu-22.04')!.uuid;

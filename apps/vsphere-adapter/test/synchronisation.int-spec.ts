@@ -9,7 +9,7 @@ import {
   type TemplateView,
 } from '@app/contracts';
 import { buildEnvelope, publishEvent } from '@app/messaging';
-import { SyncRequestedEvent, VMWARE_OFFERING_TYPE } from '@app/contracts';
+import { SyncRequestedEvent, VMWARE_VM_TYPE } from '@app/contracts';
 import { connectVim, VimFault, VimSessionRegistry } from '@app/vim25';
 import { freePort } from '../../../test/support/free-port';
 import { readEnvelopes } from '../../../test/support/stream-reader';
@@ -19,13 +19,14 @@ import type { VcsimWithFront } from '../../../test/support/vcsim-front';
 import { SyncCoordinator } from '../src/integration/services/sync-coordinator.service';
 import { IntegrationService } from '../src/integration/services/integration.service';
 import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
+import { announceOffering } from './support/offering-states';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
 import {
   answers,
   ask,
   dataOf,
   getIntegration,
-  member,
+  ownerOf,
   saveAndSettle,
   settled,
   staff,
@@ -53,7 +54,7 @@ describe('synchronising an offering with vcsim through the front', () => {
   const templates = async (): Promise<TemplateView[]> =>
     dataOf(
       await ask<Page<TemplateView>>(client, 'vsphere.templates.list', {
-        caller: member(),
+        caller: ownerOf(),
         params: {},
         query: { offering_uuid: offering, page_size: 300 },
         body: {},
@@ -101,6 +102,8 @@ describe('synchronising an offering with vcsim through the front', () => {
       vcsim: { username: 'svc@vsphere.local', password: PASSWORD },
       env: { CREDENTIALS_KEYS: keys },
     }));
+    // Public, as the order service announces an Active offering: its inventory is for every organisation.
+    await announceOffering(nats, db.url, { uuid: offering, customerUuid: randomUUID(), state: 'Active' });
     await library.publish('Ubuntu-24.04', { guestId: 'ubuntu64Guest' });
     await library.publish('Windows Server 2016', { guestId: 'windows9Server64Guest' });
   });
@@ -111,7 +114,7 @@ describe('synchronising an offering with vcsim through the front', () => {
   });
 
   it("is ERRED while the credentials are incomplete, then OK with vcsim's inventory", async () => {
-    let view = await saveAndSettle(client, offering, { backend_url: sim.url });
+    let view = await saveAndSettle(client, offering, { backend_url: sim.url, ca_pem: sim.caPem });
     expect(view).toMatchObject({
       state: 'ERRED',
       error_message: 'The credentials are incomplete: username, password are not set.',
@@ -127,7 +130,8 @@ describe('synchronising an offering with vcsim through the front', () => {
       state: 'OK',
       error_message: '',
       password_set: true,
-      verify_ssl: false,
+      verify_ssl: true, // the default
+      warnings: [],
       last_sync_error: '',
       counts: { templates: 2, ...vcsim },
     });
@@ -190,6 +194,7 @@ describe('synchronising an offering with vcsim through the front', () => {
       os: 'Rocky',
       os_version: '9.4',
       guest_os: 'OTHER_3X_LINUX_64',
+      guest_os_name: 'Other 3.x Linux (64-bit)',
     });
     await library.deleteItem(itemId);
     view = await syncAndSettle(client, offering);
@@ -271,22 +276,37 @@ describe('synchronising an offering with vcsim through the front', () => {
 
   it('gives a connection message for an unreachable vCenter', async () => {
     const closed = `https://127.0.0.1:${await freePort()}`;
-    const view = await saveAndSettle(client, offering, { backend_url: closed });
+    // A new address takes the password again: the stored one is bound to the old address.
+    const view = await saveAndSettle(client, offering, { backend_url: closed, password: PASSWORD });
     expect(view.state).toBe('ERRED');
-    expect(view.error_message).toMatch(/^Cannot connect to vCenter: .*ECONNREFUSED/);
-    expect(await saveAndSettle(client, offering, { backend_url: sim.url })).toMatchObject({ state: 'OK' });
+    expect(view.error_message).toBe(
+      'vCenter did not answer at backend_url (no connection could be made). Check the address and that vCenter is up.',
+    );
+    expect(await saveAndSettle(client, offering, { backend_url: sim.url, password: PASSWORD })).toMatchObject(
+      { state: 'OK' },
+    );
+  });
+
+  it('warns while verify_ssl is off, which the provider turns off explicitly', async () => {
+    // Certificate checks turned off clear a stored password unless it is entered with the change.
+    const view = await saveAndSettle(client, offering, { verify_ssl: 'off', password: PASSWORD });
+    expect(view).toMatchObject({ state: 'OK', verify_ssl: false });
+    expect(view.warnings).toEqual([
+      expect.stringMatching(/^verify_ssl is off: vCenter's TLS certificate is not checked/),
+    ]);
+    expect(await saveAndSettle(client, offering, { verify_ssl: 'on' })).toMatchObject({ warnings: [] });
   });
 
   it('gives a TLS message for an untrusted certificate with verify_ssl on, and OK once its CA is given', async () => {
-    let view = await saveAndSettle(client, offering, { verify_ssl: 'yes' });
+    let view = await saveAndSettle(client, offering, { ca_pem: null, password: PASSWORD });
     expect(view).toMatchObject({ state: 'ERRED', verify_ssl: true });
     expect(view.error_message).toMatch(/^TLS: vCenter's certificate is not trusted \([A-Z_]+\)\. Set ca_pem/);
-    view = await saveAndSettle(client, offering, { ca_pem: sim.caPem });
+    view = await saveAndSettle(client, offering, { ca_pem: sim.caPem, password: PASSWORD });
     expect(view).toMatchObject({ state: 'OK', error_message: '', ca_pem: sim.caPem.trim() });
   });
 
   it('refuses bad attributes with the field and the rule', async () => {
-    const reply = await ask(client, 'vsphere.integration.update', {
+    const reply = await ask(client, 'vsphere-internal.integration.update', {
       offering_uuid: offering,
       service_attributes: { backend_url: 'vcenter.example.org', max_cpu: -1 },
     });
@@ -299,7 +319,7 @@ describe('synchronising an offering with vcsim through the front', () => {
       },
     });
     expect(
-      await ask(client, 'vsphere.integration.update', {
+      await ask(client, 'vsphere-internal.integration.update', {
         offering_uuid: offering,
         service_attributes: { default_cluster_label: 'NoSuchCluster' },
       }),
@@ -312,7 +332,7 @@ describe('synchronising an offering with vcsim through the front', () => {
         ],
       },
     });
-    expect(await ask(client, 'vsphere.integration.get', { offering_uuid: randomUUID() })).toEqual({
+    expect(await ask(client, 'vsphere-internal.integration.get', { offering_uuid: randomUUID() })).toEqual({
       status: 'error',
       code: 404,
       detail: 'Not found.',
@@ -334,7 +354,7 @@ describe('synchronising an offering with vcsim through the front', () => {
     // The front holds every /api call: the sync below stops at its Content Library read.
     const release = sim.front.holdApi();
     try {
-      dataOf(await ask(client, 'vsphere.integration.sync', { offering_uuid: offering }));
+      dataOf(await ask(client, 'vsphere-internal.integration.sync', { offering_uuid: offering }));
       const deadline = Date.now() + 10_000;
       while (
         (await getIntegration(client, offering)).sync_state !== 'SYNCING' ||
@@ -345,14 +365,14 @@ describe('synchronising an offering with vcsim through the front', () => {
       }
       // Three more requests while it runs: over NATS, from the scheduler's stream, and on the other instance.
       expect(
-        dataOf(await ask(client, 'vsphere.integration.sync', { offering_uuid: offering })),
+        dataOf(await ask(client, 'vsphere-internal.integration.sync', { offering_uuid: offering })),
       ).toMatchObject({
         sync_state: 'SYNCING',
       });
       const { subjects, consumers } = nats.topology;
       const ack = await publishEvent(
         jetstream(nats.nc),
-        subjects.syncRequested(VMWARE_OFFERING_TYPE),
+        subjects.syncRequested(VMWARE_VM_TYPE),
         buildEnvelope(SyncRequestedEvent, { offeringUuid: offering, reason: 'schedule' }, offering),
       );
       for (const deadlineAck = Date.now() + 10_000; ;) {

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readVirtualMachine, type MoRef, type VmInfo } from '@app/vim25';
 import { startAdapterSuite, stopAdapterSuite, type AdapterSuite } from './support/adapter-suite';
 import { answered, deviceRequests, operationEnded, operationOfDevice } from './support/device-requests';
-import { assignForExistingVms, orderVm } from './support/device-suite';
-import { inventoryOf, type Listed } from './support/order-fixture';
-import { member, saveAndSettle } from './support/requests';
+import { assignForExistingVms, connectSuiteVcenter, orderVm } from './support/device-suite';
+import type { Listed } from './support/order-fixture';
+import { ownerOf } from './support/requests';
 
 jest.setTimeout(180_000);
 
@@ -37,13 +37,7 @@ describe('ten device requests on one VM at once', () => {
       env: { VSPHERE_DEPLOY_TIMEOUT_MS: '60000', VSPHERE_OPERATION_POLL_MS: '500' },
     });
     await suite.library.publish('Bare', { nics: 0, memoryMB: 1024 });
-    await saveAndSettle(suite.client, offering, {
-      backend_url: suite.sim.url,
-      username: suite.sim.username,
-      password: suite.sim.password,
-      default_cluster_label: 'DC0_C0',
-    });
-    const inv = await inventoryOf(suite.client, offering);
+    const inv = await connectSuiteVcenter(suite, offering);
     networks = [inv.networks.get('VM Network')!, inv.networks.get('DC0_DVPG0')!];
     for (const network of networks) await assignForExistingVms(suite, customer, network);
     ({
@@ -56,7 +50,7 @@ describe('ten device requests on one VM at once', () => {
       name: 'busy-1',
       template: inv.templates.get('Bare')!,
     }));
-    owner = deviceRequests(suite.client, member(customer), vmUuid);
+    owner = deviceRequests(suite.client, ownerOf(customer), vmUuid);
   });
 
   afterAll(() => stopAdapterSuite(suite ?? {}));
@@ -129,5 +123,27 @@ describe('ten device requests on one VM at once', () => {
       expect(liveDisks.some((l) => l.key === Number(d.backend_id))).toBe(false);
       expect(await owner.disk(d.uuid)).toMatchObject({ status: 'error', code: 404 });
     }
+  });
+
+  it('takes an extend and two deletes of one disk at once without a deadlock: each answered, none failed', async () => {
+    const made = await Promise.all([1, 2, 3].map(async () => answered(await owner.createDisk(1024))));
+    for (const disk of made) expect(await ended(disk.uuid)).toEqual({ state: 'done', error_message: '' });
+    // Found by the access matrix: a delete locked the disk's row and then the VM's, an extend the
+    // VM's and then the disk's; Postgres broke the cycle and the loser was answered 500.
+    const replies = await Promise.allSettled(
+      made.flatMap((disk) => [
+        owner.extend(disk.uuid, 2048),
+        owner.deleteDisk(disk.uuid),
+        owner.deleteDisk(disk.uuid),
+      ]),
+    );
+    const outcomes = replies.map((reply) =>
+      reply.status === 'rejected'
+        ? `failed: ${JSON.stringify(reply.reason)}`
+        : reply.value.status === 'ok'
+          ? 'ok'
+          : (reply.value.code ?? JSON.stringify(reply.value)),
+    );
+    expect(outcomes.filter((outcome) => outcome !== 'ok' && outcome !== 409)).toEqual([]);
   });
 });

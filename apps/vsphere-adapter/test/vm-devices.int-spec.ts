@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import {
   addDisk,
+  addNic,
   DeviceResolutionError,
+  readNetworks,
   readVirtualMachine,
   removeDisk,
+  removeNic,
   type MoRef,
   type VmInfo,
 } from '@app/vim25';
 import type { DiskView, PortView, VirtualMachineView } from '@app/contracts';
+import { DEVICE_MESSAGES } from '../src/machines/domain/device-rules';
 import { VmDeviceReconciler } from '../src/machines/repositories/vm-device-reconciler';
-import { UnitOfWork } from '../src/repositories/unit-of-work';
+import { UnitOfWork } from '@app/messaging';
 import { startAdapterSuite, stopAdapterSuite, type AdapterSuite } from './support/adapter-suite';
 import {
   answered,
@@ -18,9 +22,9 @@ import {
   operationEnded,
   operationOfDevice,
 } from './support/device-requests';
-import { assignForExistingVms, orderVm } from './support/device-suite';
-import { inventoryOf, type Listed } from './support/order-fixture';
-import { ask, member, saveAndSettle, staff } from './support/requests';
+import { assignForExistingVms, connectSuiteVcenter, orderVm } from './support/device-suite';
+import type { Listed } from './support/order-fixture';
+import { ask, ownerOf, staff } from './support/requests';
 
 jest.setTimeout(120_000);
 
@@ -75,18 +79,17 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
     suite = await startAdapterSuite({
       database: 'adapter_vm_devices',
       namespace: 'adaptervmdevices',
-      env: { VSPHERE_DEPLOY_TIMEOUT_MS: '60000', VSPHERE_OPERATION_POLL_MS: '500' },
+      env: {
+        VSPHERE_DEPLOY_TIMEOUT_MS: '60000',
+        VSPHERE_OPERATION_POLL_MS: '500',
+        // Devices added in vCenter "behind the adapter's back" must stay unknown until a pull asks:
+        // a live subscription would record them first, and the refusal at execution would become one
+        // at request time.
+        VSPHERE_VM_WATCH: 'false',
+      },
     });
     await suite.library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 1024 });
-    await saveAndSettle(suite.client, offering, {
-      backend_url: suite.sim.url,
-      username: suite.sim.username,
-      password: suite.sim.password,
-      default_cluster_label: 'DC0_C0',
-      max_disk: 4096,
-      max_disk_total: 8192,
-    });
-    const inv = await inventoryOf(suite.client, offering);
+    const inv = await connectSuiteVcenter(suite, offering, { max_disk: 4096, max_disk_total: 8192 });
     forNewVms = inv.networks.get('DC0_DVPG0')!;
     forExisting = inv.networks.get('VM Network')!;
     await assignForExistingVms(suite, customer, forExisting);
@@ -101,8 +104,8 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
       template: inv.templates.get('Ubuntu-22.04')!,
       network: forNewVms,
     }));
-    owner = deviceRequests(suite.client, member(customer), vmUuid);
-    stranger = deviceRequests(suite.client, member(randomUUID()), vmUuid);
+    owner = deviceRequests(suite.client, ownerOf(customer), vmUuid);
+    stranger = deviceRequests(suite.client, ownerOf(randomUUID()), vmUuid);
   });
 
   afterAll(() => stopAdapterSuite(suite ?? {}));
@@ -233,7 +236,7 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
       const inOrder = [...earlier.map((r) => r.uuid), disk.uuid];
       const shown = answered(
         await ask<VirtualMachineView>(suite.client, 'vsphere.vm.get', {
-          caller: member(customer),
+          caller: ownerOf(customer),
           params: { uuid: vmUuid },
           query: {},
           body: {},
@@ -415,6 +418,32 @@ describe('disks and network adapters of a VM in vcsim: requests, the queued oper
       expect(await ended(op.uuid)).toEqual({ state: 'done', error_message: '' });
       expect((await live()).devices.some((d) => d.key === Number(port.backend_id))).toBe(false);
       expect(await owner.port(port.uuid)).toMatchObject({ status: 'error', code: 404 });
+    });
+
+    it('refuses at execution an adapter beyond the tenth when vCenter got a tenth meanwhile: the port Erred with the reason, the VM not left UPDATING', async () => {
+      const vmNetwork = (await readNetworks(suite.library.connection)).find((n) => n.name === 'VM Network')!;
+      const nicsNow = async () => (await live()).devices.filter((d) => d.kind === 'nic').length;
+      expect(answered(await owner.ports()).count).toBe(9);
+      // Behind the adapter's back: vCenter's tenth adapter, not yet pulled, so the request is taken.
+      const direct = await addNic(suite.library.connection, vm, vmNetwork);
+      expect(await nicsNow()).toBe(10);
+      const refused = answered(await owner.createPort(forExisting.uuid));
+      const op = await ended(await operationOfDevice(suite.adapter.runtime.dataSource, refused.uuid));
+      // The executor's live count refuses it before vCenter would (the front: TooManyDevices).
+      expect(op).toEqual({ state: 'erred', error_message: DEVICE_MESSAGES.tooManyPorts });
+      expect(answered(await owner.port(refused.uuid))).toMatchObject({
+        state: 'ERRED',
+        backend_id: '',
+        error_message: op.error_message,
+      });
+      expect(await nicsNow()).toBe(10);
+      const [row] = await sql<{ state: string }>(
+        `SELECT "state" FROM "vsphere"."virtual_machines" WHERE "uuid" = $1`,
+        [vmRow],
+      );
+      expect(row.state).not.toBe('UPDATING');
+      await removeNic(suite.library.connection, vm, direct.key);
+      await pull();
     });
   });
 });

@@ -15,8 +15,8 @@ import { readEnvelopes } from '../../../test/support/stream-reader';
 import type { TestDatabase } from '../../../test/support/test-database';
 import type { TestNats } from '../../../test/support/test-nats';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
+import { VSPHERE_MESSAGES } from '../src/machines/domain/hardware-rules';
 import { TAKEN_OVER } from '../src/machines/operations/vm-operation-runner.service';
-import { NO_WEB_CONSOLE } from '../src/machines/services/vm-action.service';
 import { VmPullService } from '../src/machines/services/vm-pull.service';
 import type { AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
@@ -111,6 +111,8 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
         VSPHERE_OPERATION_LEASE_MS: '3000',
         VSPHERE_OPERATION_POLL_MS: '500',
         VSPHERE_VM_PULL_INTERVAL_MS: '1500',
+        // This suite proves the pull: no live subscription records anything before it.
+        VSPHERE_VM_WATCH: 'false',
       },
     }));
     await library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 1024 });
@@ -118,6 +120,7 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
       backend_url: sim.url,
       username: sim.username,
       password: sim.password,
+      ca_pem: sim.caPem,
       default_cluster_label: 'DC0_C0',
     });
     const inv = await inventoryOf(client, offering);
@@ -180,6 +183,31 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
     expect(n).toBe(0);
   });
 
+  it("refuses a resize beyond vSphere 8's maximums with 400 naming each field; vcsim unchanged, nothing queued", async () => {
+    const before = await readVirtualMachine(library.connection, ref);
+    expect(
+      await request('vsphere.vm.update', { cores: 769, cores_per_socket: 1, ram: 24_560 * 1024 + 4 }),
+    ).toEqual({
+      status: 'error',
+      code: 400,
+      fields: { cores: [VSPHERE_MESSAGES.cpu], ram: [VSPHERE_MESSAGES.ram] },
+    });
+    expect(await request('vsphere.vm.update', { cores: 512, cores_per_socket: 512 })).toEqual({
+      status: 'error',
+      code: 400,
+      fields: { cores_per_socket: [VSPHERE_MESSAGES.coresPerSocket] },
+    });
+    const after = await readVirtualMachine(library.connection, ref);
+    expect({ cpu: after?.numCPU, ram: after?.memoryMB }).toEqual({
+      cpu: before?.numCPU,
+      ram: before?.memoryMB,
+    });
+    const [{ n }]: { n: number }[] = await adapter.runtime.dataSource.query(
+      `SELECT count(*)::int AS "n" FROM "vsphere"."vm_operations" WHERE "state" IN ('pending', 'running')`,
+    );
+    expect(n).toBe(0);
+  });
+
   it('resizes a powered-off VM (vcsim shows it) and refuses RAM below the minimum naming the field', async () => {
     expect(await request('vsphere.vm.update', { ram: 512 })).toEqual({
       status: 'error',
@@ -235,22 +263,20 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
     expect(await power()).toBe('poweredOn');
   });
 
-  it('gives a console URL with a fresh clone ticket per request and the port of the offering', async () => {
-    const port = new URL(sim.url).port;
-    const first = dataOf(await request<{ url: string }>('vsphere.vm.console')).url;
-    const second = dataOf(await request<{ url: string }>('vsphere.vm.console')).url;
-    const shape = new RegExp(`^vmrc://clone:[^@]+@[^/]+:${port}/\\?moid=${ref.value}$`);
+  it('gives staff a VMRC URL with no ticket, on the host and port of the offering', async () => {
+    const host = new URL(sim.url).host;
+    expect(dataOf(await request<{ url: string }>('vsphere.vm.console')).url).toBe(
+      `vmrc://${host}/?moid=${ref.value}`,
+    );
+  });
+
+  it('gives a web console URL with a new ticket vCenter made for this VM on each request', async () => {
+    const first = dataOf(await request<{ url: string }>('vsphere.vm.web_console')).url;
+    const second = dataOf(await request<{ url: string }>('vsphere.vm.web_console')).url;
+    const shape = new RegExp(`^wss://${new URL(sim.url).host.replace(/\./g, '\\.')}/ticket/[0-9a-f]+$`);
     expect(first).toMatch(shape);
     expect(second).toMatch(shape);
     expect(first).not.toBe(second);
-  });
-
-  it('refuses a web console where vCenter issues no WebMKS ticket, with no made-up URL', async () => {
-    expect(await request('vsphere.vm.web_console')).toEqual({
-      status: 'error',
-      code: 409,
-      detail: NO_WEB_CONSOLE,
-    });
   });
 
   it('records a VM powered off directly in vcsim: after the pull action, and after the periodic pull', async () => {

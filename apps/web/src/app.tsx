@@ -7,6 +7,7 @@ import { CataloguePage } from './pages/catalogue-page';
 import { OrderFormPage } from './pages/order-form-page';
 import { OrderPage } from './pages/order-page';
 import { OrdersPage } from './pages/orders-page';
+import { ProjectPage } from './pages/project-page';
 import { ProviderOrdersPage } from './pages/provider-orders-page';
 import { ResourcesPage } from './pages/resources-page';
 import { SignInPage } from './pages/sign-in-page';
@@ -78,6 +79,7 @@ function Routes() {
   if (match(WEB_PATHS.orders, path)) return <OrdersPage />;
   if (match(WEB_PATHS.resources, path)) return <ResourcesPage />;
   if ((params = match(WEB_PATHS.vm, path))) return <VmPage uuid={params.uuid} />;
+  if ((params = match(WEB_PATHS.project, path))) return <ProjectPage uuid={params.uuid} />;
   if (match(WEB_PATHS.vms, path)) return <VmsPage />;
   if (match(WEB_PATHS.providerOrders, path)) return <ProviderOrdersPage />;
   if ((params = match(WEB_PATHS.providerOffering, path))) return <ProviderOfferingPage uuid={params.uuid} />;

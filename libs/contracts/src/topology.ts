@@ -9,6 +9,8 @@
  * Who may publish, consume or request what is decided in `nats/nats-permissions.ts`: a stream,
  * subject or consumer added here does not compile, or fails its unit test, until it has an owner there.
  */
+import { VMWARE_VM_TYPE } from './marketplace/offering-types';
+
 export interface Topology {
   readonly namespace: string;
   readonly streams: {
@@ -52,6 +54,8 @@ export interface Topology {
     readonly orderServiceVmChanges: DurableNames;
     /** The adapter's SyncRequested consumer (`vsphere-adapter-sync-requested`). */
     readonly adapterSyncRequested: DurableNames;
+    /** The adapter's OfferingChanged consumer: each offering's state and provider, for inventory visibility. */
+    readonly adapterOfferingChanges: DurableNames;
   };
   readonly requests: {
     /**
@@ -80,7 +84,6 @@ export interface DurableNames {
 }
 
 export const DEFAULT_NAMESPACE = 'vmm';
-export const VMWARE_OFFERING_TYPE = 'VMware.VirtualMachine';
 
 const NAMESPACE_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
 
@@ -130,7 +133,7 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
       adapterOrderSubmitted: {
         stream: marketplace.name,
         durable: 'vsphere-adapter-order-submitted',
-        filter: orderSubmitted(VMWARE_OFFERING_TYPE),
+        filter: orderSubmitted(VMWARE_VM_TYPE),
       },
       orderServiceOutcomes: {
         stream: vsphere.name,
@@ -145,7 +148,12 @@ export function topology(namespace: string = DEFAULT_NAMESPACE): Topology {
       adapterSyncRequested: {
         stream: scheduler.name,
         durable: 'vsphere-adapter-sync-requested',
-        filter: syncRequested(VMWARE_OFFERING_TYPE),
+        filter: syncRequested(VMWARE_VM_TYPE),
+      },
+      adapterOfferingChanges: {
+        stream: marketplace.name,
+        durable: 'vsphere-adapter-offering-changes',
+        filter: `${namespace}.marketplace.feed.offering`,
       },
     },
     requests: { subject: (pattern: string) => `${namespace}.requests.${pattern}` },

@@ -1,28 +1,25 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { firstValueFrom, timeout } from 'rxjs';
-import {
-  ORDER_PATTERNS,
-  VMWARE_OFFERING_TYPE,
-  topology,
-  type OfferingView,
-  type BackboneOrderView,
-  type RequestReply,
-  type Topology,
-} from '@app/contracts';
-import { NamespacedNatsClient } from '@app/messaging/requests/namespaced-nats';
+import { TERMINAL_ORDER_STATES, topology, type Topology } from '@app/contracts';
+import { connectVim, type VimConnection } from '@app/vim25';
+import { vmCountsByOrder } from '../../../apps/vsphere-adapter/test/support/order-fixture';
+import { ApiSession } from '../../support/api-session';
 import { AppProcess, type AppName } from '../../support/app-process';
 import { freePort } from '../../support/free-port';
 import { NatsServerProcess } from '../../support/nats-server-process';
 import type { SubmitOrder } from '../../support/order-load';
 import { PostgresCluster } from '../../support/postgres-cluster';
+import { createStaffToken } from '../../support/rest-client';
+import {
+  registerVcsimOffering,
+  startVcsimWithTemplates,
+  type RegisteredOffering,
+  type VcsimWithTemplates,
+} from '../../support/vcsim-offering';
+import type { AuditedSystem } from './order-audit';
 import { until } from './wait';
-import { BACKBONE_PROJECT, createBackboneProject } from '../../support/backbone-project';
 
-const ROOT = join(__dirname, '..', '..', '..');
 export const APPS: AppName[] = ['order-service', 'vsphere-adapter', 'sync-scheduler', 'gateway'];
 /** The log line each app writes once it serves. */
 export const READY: Record<AppName, string> = {
@@ -31,14 +28,14 @@ export const READY: Record<AppName, string> = {
   'sync-scheduler': 'sync-scheduler started',
   gateway: 'gateway listening',
 };
-export const TERMINAL_STATES = ['done', 'erred', 'canceled', 'rejected'];
+export const TERMINAL_STATES: readonly string[] = TERMINAL_ORDER_STATES;
 
 export interface FaultSystemOptions {
   /** How long the gateway waits for a service before answering 503. */
   requestTimeoutMs: number;
   /** JetStream ack wait: how soon a message held by a killed process is redelivered. */
   ackWaitMs: number;
-  /** How long the test's own order requests wait for an answer. */
+  /** How long the test's own order requests wait for the gateway's answer. */
   clientTimeoutMs: number;
 }
 
@@ -53,11 +50,20 @@ export interface HttpAnswer {
 /** One HTTP call; a refused connection or a hang is an answer too (status 0, with the error). */
 export async function httpCall(
   url: string,
-  options: { token?: string; method?: string; body?: unknown; timeoutMs?: number } = {},
+  options: {
+    token?: string;
+    method?: string;
+    body?: unknown;
+    timeoutMs?: number;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<HttpAnswer> {
   const started = Date.now();
   try {
-    const headers: Record<string, string> = options.token ? { Authorization: `Token ${options.token}` } : {};
+    const headers: Record<string, string> = {
+      ...options.headers,
+      ...(options.token && { Authorization: `Token ${options.token}` }),
+    };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await fetch(url, {
       method: options.method ?? 'GET',
@@ -79,13 +85,26 @@ export async function httpCall(
   }
 }
 
+/** The name a fault client's order carries: one per client request, so a second order for it shows. */
+export const FAULT_ORDER_PREFIX = 'fault-';
+/** How long a fault client keeps retrying a create nobody answered, with its Idempotency-Key. */
+const RETRY_UNANSWERED_MS = 15_000;
+const RETRY_EVERY_MS = 500;
+
+/** No answer, the gateway's 503 (its service did not answer), or the 409 of a key still in flight. */
+function unanswered(answer: HttpAnswer): boolean {
+  return answer.status === 0 || answer.status === 503 || answer.status === 409;
+}
+
 /**
  * The whole system under faults: a nats-server and a Postgres cluster of the suite's own (killed
- * and restarted by the suite, never the machine's), the four apps as processes, a staff token for
- * REST, an offering for orders, and the test's own NATS links (reconnecting forever, so they ride
- * through the outages they cause).
+ * and restarted by the suite, never the machine's), vcsim behind the vCenter 8 front registered as
+ * an offering through the REST API, the four apps as processes, and the test's own NATS link
+ * (reconnecting forever, so it rides through the outages it causes). Orders take the path users
+ * take: `POST /api/marketplace-orders/` through the gateway, placement, review, the adapter's work
+ * on vcsim and its answer.
  */
-export class FaultSystem {
+export class FaultSystem implements AuditedSystem {
   readonly nats = new NatsServerProcess();
   readonly postgres = new PostgresCluster();
   readonly apps = new Map<AppName, AppProcess>();
@@ -95,35 +114,42 @@ export class FaultSystem {
   readonly databaseName = 'vmm_faults';
   databaseUrl = '';
   gatewayUrl = '';
+  /** A staff token, for the suites' probes of REST. */
   token = '';
-  offering?: OfferingView;
+  api?: ApiSession;
+  market?: RegisteredOffering;
+  vcsim?: VcsimWithTemplates;
   observer?: NatsConnection;
-  private requests?: NamespacedNatsClient;
+  private vimConnection?: VimConnection;
   private gatewayPort = 0;
+  private sent = 0;
+  private readonly credentialsKey = `k1:${randomBytes(32).toString('base64')}`;
 
   constructor(readonly options: FaultSystemOptions) {}
 
   async start(): Promise<void> {
-    await Promise.all([this.nats.start(), this.postgres.start()]);
+    const [, , vcsim] = await Promise.all([
+      this.nats.start(),
+      this.postgres.start(),
+      startVcsimWithTemplates(`pw-${randomBytes(12).toString('hex')}`),
+    ]);
+    this.vcsim = vcsim;
     this.databaseUrl = await this.postgres.createDatabase(this.databaseName);
     this.gatewayPort = await freePort();
     this.gatewayUrl = `http://127.0.0.1:${this.gatewayPort}`;
-    this.token = await this.createStaffToken(); // migrates the marketplace schema first
-    await createBackboneProject(this.databaseUrl);
+    this.api = new ApiSession(this.gatewayUrl, this.databaseUrl);
+    // create-staff migrates the marketplace schema before the apps start.
+    const staffToken = await createStaffToken('staff', this.envFor('order-service'));
     await Promise.all(APPS.map((app) => this.startApp(app)));
-    const reconnectForever = { maxReconnectAttempts: -1, reconnectTimeWait: 250 };
-    this.observer = await connect({ servers: this.nats.url, name: 'fault-observer', ...reconnectForever });
-    this.requests = new NamespacedNatsClient(
-      { servers: [this.nats.url], name: 'fault-load', ...reconnectForever },
-      this.topology.namespace,
-    );
-    await this.requests.connect();
-    const offering = await this.request<RequestReply<OfferingView>>(ORDER_PATTERNS.createOffering, {
-      name: 'vCenter under faults',
-      type: VMWARE_OFFERING_TYPE,
+    await this.api.adopt('staff', staffToken);
+    this.token = this.api.tokens.staff;
+    this.observer = await connect({
+      servers: this.nats.url,
+      name: 'fault-observer',
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
     });
-    if (offering.status !== 'ok') throw new Error(`offering refused: ${JSON.stringify(offering)}`);
-    this.offering = offering.data;
+    this.market = await registerVcsimOffering(this.api, vcsim);
   }
 
   app(name: AppName): AppProcess {
@@ -145,6 +171,8 @@ export class FaultSystem {
         CONSUMER_ACK_WAIT_MS: String(this.options.ackWaitMs),
       });
     }
+    if (app === 'vsphere-adapter')
+      Object.assign(env, { CREDENTIALS_KEYS: this.credentialsKey, VSPHERE_SYNC_SWEEP_MS: '500' });
     if (app === 'gateway') {
       Object.assign(env, {
         GATEWAY_PORT: String(this.gatewayPort),
@@ -190,23 +218,59 @@ export class FaultSystem {
       .map((app) => `${app.app} (${app.exitStatus ?? 'not started'})\n${app.tail(8)}`);
   }
 
-  /** One order over NATS request-reply, as the gateway would send it. */
-  submitOrder: SubmitOrder = async () => {
-    const reply = await this.request<RequestReply<BackboneOrderView>>(ORDER_PATTERNS.createOrder, {
-      offering_uuid: this.offering!.uuid,
-      project_uuid: BACKBONE_PROJECT,
-      attributes: { name: 'vm-under-faults' },
+  /** The body of a VM order as a user's client sends it, named `name`. */
+  orderBody(name: string): Record<string, unknown> {
+    const { offering, project, templates } = this.market!;
+    return {
+      offering: offering.uuid,
+      project: project.uuid,
+      plan: offering.plans[0].uuid,
+      attributes: { name, template: templates[0].uuid },
       limits: { cpu: 1, ram: 1024 },
+    };
+  }
+
+  /** `POST /api/marketplace-orders/` as the customer's owner, without waiting beyond the client's timeout. */
+  placeOrder(name: string, idempotencyKey?: string): Promise<HttpAnswer> {
+    return httpCall(`${this.gatewayUrl}/api/marketplace-orders/`, {
+      method: 'POST',
+      token: this.api!.tokens.member,
+      body: this.orderBody(name),
+      timeoutMs: this.options.clientTimeoutMs,
+      headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': `"${idempotencyKey}"` },
     });
-    return reply.status === 'ok'
-      ? { accepted: true, uuid: reply.data.uuid }
-      : { accepted: false, detail: JSON.stringify(reply) };
+  }
+
+  /**
+   * One client request for a VM order, with a name and an Idempotency-Key of its own. A create
+   * nobody answered leaves the client not knowing whether the order exists, so it retries with the
+   * same key, as a client does, for a while; still unanswered, the request failed.
+   */
+  submitOrder: SubmitOrder = async () => {
+    const name = `${FAULT_ORDER_PREFIX}${this.sent++}`;
+    const key = randomUUID();
+    const givingUpAt = Date.now() + RETRY_UNANSWERED_MS;
+    let answer = await this.placeOrder(name, key);
+    while (unanswered(answer) && Date.now() < givingUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, RETRY_EVERY_MS));
+      answer = await this.placeOrder(name, key);
+    }
+    const detail = `${answer.status} ${answer.error ?? JSON.stringify(answer.body)?.slice(0, 200)}`;
+    if (unanswered(answer)) throw new Error(detail);
+    const uuid = (answer.body as { uuid?: string } | undefined)?.uuid;
+    return answer.status === 201 && uuid ? { accepted: true, uuid } : { accepted: false, detail };
   };
 
-  async request<T>(pattern: string, payload: unknown): Promise<T> {
-    return firstValueFrom(
-      this.requests!.send<T, unknown>(pattern, payload).pipe(timeout(this.options.clientTimeoutMs)),
-    );
+  /** How many VMs in vcsim carry each order's mark: the effect, counted where it lives. */
+  async vmCounts(): Promise<Map<string, number>> {
+    const { sim } = this.vcsim!;
+    this.vimConnection ??= await connectVim({
+      url: sim.url,
+      caPem: sim.caPem,
+      username: sim.username,
+      password: sim.password,
+    });
+    return vmCountsByOrder(this.vimConnection);
   }
 
   /** An HTTP call to the gateway; a refused connection or a hang is an answer too (status 0). */
@@ -302,18 +366,10 @@ export class FaultSystem {
 
   async stop(): Promise<void> {
     await Promise.allSettled([...this.apps.values()].map((app) => app.stop('SIGKILL')));
-    await this.requests?.close().catch(() => undefined);
     await this.observer?.close().catch(() => undefined);
     await this.nats.destroy();
     await this.postgres.destroy();
-  }
-
-  private async createStaffToken(): Promise<string> {
-    const { stdout } = await promisify(execFile)(
-      join(ROOT, 'node_modules', '.bin', 'node'),
-      [join(ROOT, 'dist/apps/order-service/apps/order-service/src/create-staff.js'), 'faults'],
-      { cwd: ROOT, env: { ...process.env, ...this.envFor('order-service') } },
-    );
-    return stdout.trim().split('\n').pop()!;
+    await this.vcsim?.library.close();
+    await this.vcsim?.sim.stop();
   }
 }

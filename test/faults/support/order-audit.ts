@@ -2,7 +2,6 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import type { Topology } from '@app/contracts';
 import { countBy, readStream } from '../../support/stream-census';
-import { TERMINAL_STATES } from './fault-system';
 
 /** One thing that did not happen exactly once for one order. */
 export interface OrderProblem {
@@ -27,13 +26,17 @@ export interface AuditedSystem {
   readonly databaseUrl: string;
   readonly topology: Topology;
   readonly observer?: NatsConnection;
+  /** VMs in vCenter per order uuid, where the system makes them: the effect, counted once per order. */
+  vmCounts?(): Promise<Map<string, number>>;
 }
 
 /**
- * Checks every order of `uuids` end to end, on state and not on logs: one row in a terminal state;
+ * Checks every order of `uuids` end to end, on state and not on logs: one row, done (an order of a
+ * client whose vCenter took every VM ends nowhere else; erred under a fault of our own parts is a
+ * lost order); one order per client request (orders carry their request's name);
  * its OrderSubmitted once in the order service's outbox and once on the marketplace stream; the
  * adapter's effect once (one inbox row, one answer in its outbox); the answer once on the vSphere
- * stream; and the order service's inbox row for it once. Streams are read message by message and
+ * stream; and the order service's inbox row for it once; where the system counts VMs, one VM per order. Streams are read message by message and
  * counted per order, so a repeat under a new Nats-Msg-Id is seen (the duplicate window hides only
  * the same id).
  */
@@ -45,6 +48,7 @@ export async function auditOrders(system: AuditedSystem, uuids: string[]): Promi
   const vsphere = await readStream(system.observer!, system.topology.streams.vsphere.name);
   const submittedStored = countBy(marketplace, 'OrderSubmitted');
   const answersStored = sum(countBy(vsphere, 'OrderErred'), countBy(vsphere, 'OrderDone'));
+  const vms = await system.vmCounts?.();
 
   const expectOnce = (uuid: string, what: string, counts: Counts) => {
     const count = counts.get(uuid) ?? 0;
@@ -54,17 +58,22 @@ export async function auditOrders(system: AuditedSystem, uuids: string[]): Promi
     audit.problems.push({ uuid, kind, what: `${what}: ${count}` });
   };
   for (const uuid of uuids) {
-    const state = db.states.get(uuid);
-    if (state === undefined || !TERMINAL_STATES.includes(state)) {
+    const order = db.orders.get(uuid);
+    if (order?.state !== 'done') {
       audit.lost.add(uuid);
-      audit.problems.push({ uuid, kind: 'lost', what: `order state: ${state ?? 'no row'}` });
+      const state = order
+        ? `${order.state}${order.error ? ` (${order.error.slice(0, 120)})` : ''}`
+        : 'no row';
+      audit.problems.push({ uuid, kind: 'lost', what: `order state: ${state}` });
     }
+    if (order) expectOnce(uuid, `orders made by the client request "${order.name}"`, db.ordersOfRequest);
     expectOnce(uuid, 'OrderSubmitted in the order service outbox', db.submittedInOutbox);
     expectOnce(uuid, 'OrderSubmitted stored on the marketplace stream', submittedStored);
     expectOnce(uuid, 'adapter inbox rows for its OrderSubmitted', db.adapterInbox);
     expectOnce(uuid, 'answers in the adapter outbox', db.answersInOutbox);
     expectOnce(uuid, 'answers stored on the vSphere stream', answersStored);
     expectOnce(uuid, 'order service inbox rows for its answers', db.orderServiceInbox);
+    if (vms) expectOnce(uuid, 'VMs in vCenter', vms);
   }
   return audit;
 }
@@ -84,13 +93,20 @@ async function readDatabase(system: AuditedSystem, uuids: string[]) {
     return new Map(rows.map((row) => [row.uuid, row.n]));
   };
   try {
-    const states = new Map(
+    const orders = new Map(
       (
-        await client.query<{ uuid: string; state: string }>(
-          'SELECT uuid::text, state FROM marketplace.orders WHERE uuid = ANY($1::uuid[])',
+        await client.query<{ uuid: string; state: string; name: string; error: string }>(
+          `SELECT uuid::text, state, attributes->>'name' AS name, error_message AS error
+           FROM marketplace.orders WHERE uuid = ANY($1::uuid[])`,
           [uuids],
         )
-      ).rows.map((row) => [row.uuid, row.state]),
+      ).rows.map((row) => [row.uuid, row]),
+    );
+    // Each audited order, with how many orders carry its name (its client request's).
+    const ordersOfRequest = await perOrder(
+      `SELECT o.uuid::text AS uuid, count(*)::int AS n FROM marketplace.orders o
+       JOIN marketplace.orders same ON same.attributes->>'name' = o.attributes->>'name'
+       WHERE o.uuid = ANY($1::uuid[]) GROUP BY 1`,
     );
     const submittedInOutbox = await perOrder(
       `SELECT correlation_id AS uuid, count(*)::int AS n FROM marketplace.outbox
@@ -110,7 +126,7 @@ async function readDatabase(system: AuditedSystem, uuids: string[]) {
        JOIN marketplace.inbox i ON i.event_id = o.id
        WHERE o.type IN ('OrderErred', 'OrderDone') AND o.correlation_id = ANY($1) GROUP BY 1`,
     );
-    return { states, submittedInOutbox, adapterInbox, answersInOutbox, orderServiceInbox };
+    return { orders, ordersOfRequest, submittedInOutbox, adapterInbox, answersInOutbox, orderServiceInbox };
   } finally {
     await client.end();
   }

@@ -75,9 +75,9 @@ describe('vcsim front /sdk: one task per VM, guest operations need Tools', () =>
 
   it('refuses a second task on a VM while one is in flight (TaskInProgress naming it); only the first happens', async () => {
     const vm = await fresh();
-    s.sim.front.delayVmTasks(800);
+    s.sim.front.delayVmTasks(2_000);
     const first = powerOnVm(s.ctx, vm);
-    await new Promise((r) => setTimeout(r, 200));
+    await s.sim.front.untilVmTaskHeld(vm);
     const second = await faultOf(reconfigureHardware(s.ctx, vm, { numCPUs: 2 }));
     expect(second).toMatchObject({ operation: 'ReconfigVM_Task', faultType: 'TaskInProgress' });
     expect(second.message).toBe('Another task is already in progress.');

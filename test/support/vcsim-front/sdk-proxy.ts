@@ -43,10 +43,11 @@ export class SdkProxy {
   }
 
   /**
-   * Sends a request whose body the front already read (`body`, unchanged) to vcsim with the
-   * client's method, path and headers; resolves with vcsim's answer, not yet read.
+   * Sends a request whose body the front already read (`body`, unchanged or rewritten) to vcsim
+   * with the client's method, path and headers; resolves with vcsim's answer, not yet read.
+   * `signal` abandons it (vcsim's answer is then never read).
    */
-  send(req: IncomingMessage, body: Buffer): Promise<IncomingMessage> {
+  send(req: IncomingMessage, body: Buffer, signal?: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const upstream = request({
         agent: this.agent,
@@ -54,7 +55,9 @@ export class SdkProxy {
         port: this.target.port,
         method: req.method,
         path: req.url,
-        headers: { ...req.headers, host: this.target.host },
+        // The body may differ from the client's (a version the front rewrote): its own length.
+        headers: { ...req.headers, host: this.target.host, 'content-length': String(body.length) },
+        signal,
       });
       upstream.once('response', resolve);
       upstream.once('error', reject);

@@ -29,7 +29,8 @@ const STATE_NAMES: Record<VmRuleState['powerState'], string> = {
   suspended: 'Suspended',
 };
 
-function invalidPowerState(requested: string, existing: VmRuleState['powerState']): FrontFault {
+/** vCenter's InvalidPowerState: the state the operation needs and the VM's own, with vCenter's text. Pure. */
+export function invalidPowerState(requested: string, existing: VmRuleState['powerState']): FrontFault {
   return {
     type: 'InvalidPowerState',
     message: `The attempted operation cannot be performed in the current state (${STATE_NAMES[existing]}).`,
@@ -117,3 +118,25 @@ export function nicAddsConnected(spec: XmlObject): boolean[] {
   }
   return wanted;
 }
+
+/**
+ * vCenter 8's refusal of `VirtualMachine.AcquireTicket` on a VM in `vm`'s state: a console ticket
+ * is "the information needed to establish a connection to a running virtual machine"
+ * (VirtualMachineTicket), so a VM that is not powered on is refused with InvalidState, the fault
+ * the API reference lists for AcquireTicket (InvalidPowerState is not among its faults), with
+ * vCenter's text of that fault. Pure.
+ */
+export function acquireTicketRefusal(vm: Pick<VmRuleState, 'powerState'>): FrontFault | undefined {
+  if (vm.powerState === 'poweredOn') return undefined;
+  return { type: 'InvalidState', message: 'The operation is not allowed in the current state.' };
+}
+
+/**
+ * vCenter's answer to `SessionManager.CloneSession` with a ticket it did not issue as a clone
+ * ticket (a VM console ticket among them): InvalidLogin, with vCenter's text of that fault, and no
+ * session. Pure.
+ */
+export const CLONE_TICKET_REFUSED: FrontFault = {
+  type: 'InvalidLogin',
+  message: 'Cannot complete login due to an incorrect user name or password.',
+};

@@ -1,13 +1,17 @@
+import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { connectVim, VimSession, VimSessionRegistry, type VimConnection } from '@app/vim25';
+import { connectVim, VimSession, VimSessionRegistry, type MoRef, type VimConnection } from '@app/vim25';
 import { startVcsim, type StartVcsimOptions, type VcsimInstance } from '../vcsim';
 import { serveApi } from './api-router';
+import { serveConsoleUpgrade, type ConsoleEndpoint } from './console-endpoint';
+import { ConsoleTicketLedger } from './console-tickets';
 import { SerialQueue, type FrontContext, type UndescribedDetails } from './front-context';
 import { SdkInterceptor } from './sdk-interceptor';
 import { SdkProxy } from './sdk-proxy';
 import { VCSIM_REST, VcsimRest } from './vcsim-rest';
+import type { VcsimUpdateAnswer } from './update-waits';
 
 /** A running vcsim front: vCenter 8's `/api` and vcsim's `/sdk` on one TLS address. */
 export interface VcsimFront {
@@ -37,6 +41,39 @@ export interface VcsimFront {
    * meanwhile gets vCenter's TaskInProgress. 0 restores answers at once.
    */
   delayVmTasks(ms: number): void;
+  /**
+   * Resolves once a task of the VM is done at vcsim and its answer held (`delayVmTasks`): from then
+   * until the answer, another task on the VM meets TaskInProgress. Rejects after `timeoutMs`.
+   */
+  untilVmTaskHeld(vm: MoRef, timeoutMs?: number): Promise<void>;
+  /** Resolves once no task of the VM is in flight (every held answer sent). Rejects after `timeoutMs`. */
+  untilVmTasksAnswered(vm: MoRef, timeoutMs?: number): Promise<void>;
+  /**
+   * From now on the console tickets issued (AcquireTicket `webmks`) expire `ms` after they are made
+   * when unused; default 30 minutes, vCenter's documented lifetime of a one-time console ticket.
+   */
+  consoleTicketLifetime(ms: number): void;
+  /**
+   * Ends every vim25 session but the front's own, as vCenter's session timeout would: the waits
+   * held for them (WaitForUpdatesEx) are answered NotAuthenticated at once, their collectors and
+   * filters are gone. Returns how many waits were answered.
+   */
+  expireSoapSessions(): Promise<number>;
+  /**
+   * Test control: every WaitForUpdatesEx version given so far is out of date, as after vCenter
+   * dropped a collector's history: the next wait from one answers InvalidCollectorVersion.
+   */
+  forgetCollectorVersions(): void;
+  /** How many WaitForUpdatesEx calls the front holds at vcsim now (a test waits for its own). */
+  heldUpdateWaits(): number;
+  /**
+   * vcsim's answers to WaitForUpdatesEx that brought updates since `since` (this process's
+   * performance.now()), each with when it came and the objects it named (the last 1,000 kept):
+   * what a bench tells vcsim's own time by from the client's.
+   */
+  vcsimUpdateAnswers(since: number): VcsimUpdateAnswer[];
+  /** How many PerformanceManager.QueryPerf calls reached the front (a cache in front of it shows here). */
+  queryPerfCalls(): number;
   /** Closes the server and the front's connections (not vcsim). */
   stop(): Promise<void>;
 }
@@ -99,7 +136,22 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
   };
 
   let vmTaskAnswerDelayMs = 0;
-  const sdk = new SdkInterceptor({ proxy, soap: ctx.soap, vmTaskAnswerDelayMs: () => vmTaskAnswerDelayMs });
+  const consoleTickets = new ConsoleTicketLedger();
+  // The certificate names 127.0.0.1 and localhost: a wildcard listener is reached through the former.
+  const host = ['0.0.0.0', '::', ''].includes(listen.host) ? '127.0.0.1' : listen.host;
+  const sslThumbprint = new X509Certificate(cert).fingerprint;
+  const endpoint = (): ConsoleEndpoint => ({
+    host,
+    port: (server.address() as AddressInfo).port,
+    sslThumbprint,
+  });
+  const sdk = new SdkInterceptor({
+    proxy,
+    soap: ctx.soap,
+    vmTaskAnswerDelayMs: () => vmTaskAnswerDelayMs,
+    consoleTickets,
+    consoleEndpoint: endpoint,
+  });
 
   const under = (path: string, prefix: string): boolean =>
     path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
@@ -110,13 +162,16 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
     // Not forwarded: vcsim's `/rest` (the client must use `/api` only), `/about`, `/folder`...
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
   });
+  // The console tickets' WebSocket endpoint (on vCenter 8 the ESXi host serves `/ticket/`).
+  server.on('upgrade', (req, socket) => {
+    if ((req.url ?? '').startsWith('/ticket/')) serveConsoleUpgrade(consoleTickets, req, socket);
+    else socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  // The certificate names 127.0.0.1 and localhost: a wildcard listener is reached through the former.
-  const host = ['0.0.0.0', '::', ''].includes(listen.host) ? '127.0.0.1' : listen.host;
 
   return {
     url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -141,6 +196,18 @@ export async function startVcsimFront(options: StartVcsimFrontOptions): Promise<
     delayVmTasks: (ms) => {
       vmTaskAnswerDelayMs = ms;
     },
+    untilVmTaskHeld: (vm, timeoutMs = 10_000) =>
+      until(() => sdk.vmTaskHeld(vm.value), timeoutMs, `no task of ${vm.value} held`),
+    untilVmTasksAnswered: (vm, timeoutMs = 60_000) =>
+      until(() => !sdk.vmTaskInFlight(vm.value), timeoutMs, `a task of ${vm.value} still in flight`),
+    consoleTicketLifetime: (ms) => {
+      consoleTickets.lifetimeMs = ms;
+    },
+    expireSoapSessions: () => sdk.updateWaits.expireSessions(),
+    forgetCollectorVersions: () => sdk.updateWaits.forgetVersions(),
+    heldUpdateWaits: () => sdk.updateWaits.heldCount,
+    vcsimUpdateAnswers: (since) => sdk.updateWaits.answersSince(since),
+    queryPerfCalls: () => sdk.queryPerfCalls,
     expireRestSessions: async () => {
       const ids = [...ctx.sessions];
       ctx.sessions.clear();
@@ -194,4 +261,13 @@ export async function startVcsimWithFront(opts: StartVcsimOptions = {}): Promise
       }
     },
   };
+}
+
+/** Resolves once `condition` holds, checked every 5 ms; rejects with `what` after `timeoutMs`. */
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`${what} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

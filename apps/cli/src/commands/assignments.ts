@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ASSIGNMENT_FIELDS,
   ASSIGNMENT_KINDS,
@@ -43,10 +44,14 @@ export function assignmentRequest(flags: AssignmentFlags): {
   return { kind, body: body as Record<string, string> };
 }
 
-/** `vmware assignment add`: `POST /api/vmware-customer-<kind>/` (201 with the assignment). */
+/**
+ * `vmware assignment add`: `POST /api/vmware-customer-<kind>/` (201 with the assignment), with an
+ * Idempotency-Key of its own: retried under it when unanswered, it answers the first assignment.
+ */
 export async function addAssignment(context: CommandContext, flags: AssignmentFlags): Promise<void> {
   const { kind, body } = assignmentRequest(flags);
-  const { body: created } = await context.client.post(VMWARE_ASSIGNMENT_PATHS[kind], body);
+  const path = VMWARE_ASSIGNMENT_PATHS[kind];
+  const { body: created } = await context.client.post(path, body, undefined, randomUUID());
   context.print(created, COLUMNS);
 }
 

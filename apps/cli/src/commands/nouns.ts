@@ -1,5 +1,7 @@
 import {
   API_PATHS,
+  CUSTOMER_OPERATIONS,
+  PROJECT_OPERATIONS,
   CLUSTERS_LIST,
   DATASTORES_LIST,
   FOLDERS_LIST,
@@ -15,7 +17,10 @@ import {
   RESOURCE_OPERATIONS,
   DISK_LIST,
   PORT_LIST,
+  SNAPSHOT_LIST,
   VM_LIST,
+  type OrderState,
+  type ResourceState,
 } from '@app/contracts';
 import type { z } from 'zod';
 
@@ -43,6 +48,24 @@ export interface Noun {
   /** Keeps the items of a list that are this noun (a VM is a resource of a VMware offering). */
   keep?: (item: Record<string, unknown>) => boolean;
 }
+
+/** Organisations the caller sees; `get` shows their quotas. */
+export const CUSTOMER: Noun = {
+  label: 'customer',
+  listPath: API_PATHS.customers,
+  itemPath: `${API_PATHS.customers}{uuid}/`,
+  listQuery: CUSTOMER_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'abbreviation', 'email'],
+};
+
+/** Projects the caller sees; `get` shows their quotas. */
+export const PROJECT: Noun = {
+  label: 'project',
+  listPath: API_PATHS.projects,
+  itemPath: `${API_PATHS.projects}{uuid}/`,
+  listQuery: PROJECT_OPERATIONS.list.query,
+  columns: ['uuid', 'name', 'customer_name'],
+};
 
 export const OFFERING: Noun = {
   label: 'offering',
@@ -77,7 +100,7 @@ export const ORDER: Noun = {
   listQuery: ORDER_OPERATIONS.list.query,
   columns: ['uuid', 'type', 'state', 'offering_name', 'resource_uuid', 'error_message'],
   events: { type: 'OrderStateChanged', filter: 'order_uuid' },
-  finalStates: ['done', 'canceled', 'rejected'],
+  finalStates: ['done', 'canceled', 'rejected'] satisfies readonly OrderState[],
 };
 
 export const RESOURCE: Noun = {
@@ -87,7 +110,7 @@ export const RESOURCE: Noun = {
   listQuery: RESOURCE_OPERATIONS.list.query,
   columns: ['uuid', 'name', 'state', 'offering_name', 'resource_uuid'],
   events: { type: 'ResourceStateChanged', filter: 'resource_uuid' },
-  finalStates: ['Terminated'],
+  finalStates: ['Terminated'] satisfies readonly ResourceState[],
 };
 
 /**
@@ -124,6 +147,15 @@ export const PORT: Noun = {
   itemPath: API_PATHS.vmwarePort,
   listQuery: PORT_LIST.query,
   columns: ['uuid', 'name', 'mac_address', 'network_name', 'runtime_state', 'state', 'vm_uuid'],
+};
+
+/** The snapshots of the VMs the caller sees (`--filter vm_uuid=` narrows), parents first per VM. */
+export const SNAPSHOT: Noun = {
+  label: 'snapshot',
+  listPath: API_PATHS.vmwareSnapshots,
+  itemPath: API_PATHS.vmwareSnapshot,
+  listQuery: SNAPSHOT_LIST.query,
+  columns: ['uuid', 'name', 'vm_uuid', 'parent_uuid', 'current', 'memory', 'created', 'warnings'],
 };
 
 /** A resource of one offering type: what `openstack tenant list` and the like browse. */

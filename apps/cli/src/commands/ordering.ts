@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { API_PATHS, fillPath, TERMINAL_ORDER_STATES } from '@app/contracts';
 import type { CommandContext } from '../command-context';
 import { CliError } from '../cli-error';
@@ -34,7 +35,9 @@ function exclusiveSources(flags: OrderFlowFlags): void {
 
 /**
  * `provision`: the order body (with the ambient project unless it names one) → `POST
- * /api/marketplace-orders/`, never retried → wait for a terminal state → the resource. `--dry-run`
+ * /api/marketplace-orders/` with an Idempotency-Key of its own, retried under that key when no
+ * answer comes (the API answers the first order, never a second) → wait for a terminal state → the
+ * resource. `--dry-run`
  * asks the server's dry run and prints the order it would create; nothing is created.
  */
 export async function provision(
@@ -57,7 +60,7 @@ export async function provision(
     context.print(draft);
     return;
   }
-  const { body: order } = await context.client.post<Json>(API_PATHS.orders, body);
+  const { body: order } = await context.client.post<Json>(API_PATHS.orders, body, undefined, randomUUID());
   await followOrder(context, flags, order, async () => {
     const resource = await context.client.get(
       fillPath(API_PATHS.orderResource, { uuid: String(order.uuid) }),
@@ -69,7 +72,8 @@ export async function provision(
 /**
  * `terminate UUID`: `POST /api/marketplace-resources/{uuid}/terminate/` with `{"attributes": …}`
  * (the request's options; a body that is already `{"attributes": …}` goes as it is), then waits
- * for its order and prints the resource. `--dry-run` prints the request and sends nothing (the API
+ * for its order and prints the resource; unanswered, it is sent again under its Idempotency-Key.
+ * `--dry-run` prints the request and sends nothing (the API
  * has no dry run for it).
  */
 export async function terminate(context: CommandContext, uuid: string, flags: OrderFlowFlags): Promise<void> {
@@ -84,7 +88,7 @@ export async function terminate(context: CommandContext, uuid: string, flags: Or
     context.print({ method: 'POST', url: context.client.url(path), body });
     return;
   }
-  const { body: created } = await context.client.post<Json>(path, body);
+  const { body: created } = await context.client.post<Json>(path, body, undefined, randomUUID());
   const orderUuid = String(created.order_uuid);
   const order = flags.wait
     ? {}

@@ -1,11 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { API_PATHS, fillPath, providerOfferingActionPath, type ProviderOfferingAction } from '@app/contracts';
 import type { CommandContext } from '../command-context';
 import { readRequestBody, type RequestSource } from '../input/request-body';
 import { PROVIDER_OFFERING } from './nouns';
 
-/** `marketplace provider-offering create --request '{name, type, customer}'`: a Draft offering. */
+/**
+ * `marketplace provider-offering create --request '{name, type, customer}'`: a Draft offering, sent
+ * with an Idempotency-Key of its own (retried under it when unanswered: one offering, never two).
+ */
 export async function createOffering(context: CommandContext, source: RequestSource): Promise<void> {
-  const { body } = await context.client.post(API_PATHS.providerOfferings, await readRequestBody(source));
+  const request = await readRequestBody(source);
+  const { body } = await context.client.post(API_PATHS.providerOfferings, request, undefined, randomUUID());
   context.print(body, PROVIDER_OFFERING.columns);
 }
 

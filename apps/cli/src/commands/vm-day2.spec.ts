@@ -7,6 +7,7 @@ import { CliError } from '../cli-error';
 import { EXIT } from '../exit-codes';
 import {
   createDisk,
+  createPort,
   deleteDevice,
   diskSizeBody,
   portCreateBody,
@@ -32,7 +33,8 @@ describe('vmware vm|disk|port day-2 parsing', () => {
     const actions = vm.commands
       .map((c) => c.name())
       .filter(
-        (name) => !['list', 'get', 'wait', 'provision', 'terminate', 'update', 'console'].includes(name),
+        (name) =>
+          !['list', 'get', 'wait', 'provision', 'terminate', 'update', 'console', 'stats'].includes(name),
       );
     expect(actions.map(vmActionOf)).toEqual([...VM_ACTIONS]);
     expect(() => vmActionOf('explode')).toThrow(/not a VM action/);
@@ -77,6 +79,10 @@ interface Seen {
  */
 class FakeGateway {
   readonly seen: Seen[] = [];
+  /** The Idempotency-Key of each POST, in order. */
+  readonly keys: (string | undefined)[] = [];
+  /** How many of the next POSTs are answered 503 (as a gateway whose service did not answer). */
+  failPosts = 0;
   private server!: Server;
   private streams: ServerResponse[] = [];
   /** What the operation ends as, pushed on the stream once the action arrives. */
@@ -108,6 +114,14 @@ class FakeGateway {
       res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
+    if (req.method === 'POST') {
+      const key = req.headers['idempotency-key'];
+      this.keys.push(Array.isArray(key) ? key.join(',') : key);
+      if (this.failPosts > 0) {
+        this.failPosts -= 1;
+        return json(503, { detail: 'The VMware service did not answer within 5000 ms.' });
+      }
+    }
     if (url.startsWith('/api/events')) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(': open\n\n');
@@ -176,6 +190,27 @@ describe('vmware day-2 requests', () => {
       { method: 'PATCH', url: `/api/vmware-virtual-machine/${VM}/`, body: { ram: 4096 } },
       { method: 'POST', url: `/api/vmware-virtual-machine/${VM}/create_disk/`, body: { size: 1024 } },
     ]);
+  });
+
+  it('adds a disk and an adapter each under an Idempotency-Key of its own, sent again under it when unanswered', async () => {
+    gateway.keys.length = 0;
+    gateway.failPosts = 1;
+    await createDisk(context, { ...flags, vm: VM, size: 1024 });
+    gateway.failPosts = 1;
+    await createPort(context, { ...flags, vm: VM, network: RESOURCE });
+    const createDiskPath = `/api/vmware-virtual-machine/${VM}/create_disk/`;
+    const createPortPath = `/api/vmware-virtual-machine/${VM}/create_port/`;
+    expect(gateway.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      `POST ${createDiskPath}`,
+      `POST ${createDiskPath}`,
+      `POST ${createPortPath}`,
+      `POST ${createPortPath}`,
+    ]);
+    const [disk, diskRetry, port, portRetry] = gateway.keys;
+    expect(disk).toMatch(/^"[0-9a-f-]{36}"$/);
+    expect(diskRetry).toBe(disk);
+    expect(portRetry).toBe(port);
+    expect(port).not.toBe(disk);
   });
 
   it('deletes a disk vCenter never had at once (204)', async () => {

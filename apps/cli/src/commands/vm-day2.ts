@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   API_PATHS,
   DISK_EXTEND,
@@ -63,7 +64,10 @@ export async function updateVm(context: CommandContext, uuid: string, flags: Upd
   await runVmOperation(context, uuid, flags, async () => (await context.client.patch<Json>(path, body)).body);
 }
 
-/** `vmware vm console UUID [--web]`: a console URL with a ticket made for this request. */
+/**
+ * `vmware vm console UUID [--web]`: the VMRC URL (no ticket; staff) or, with `--web`, the WebMKS
+ * URL with a single-use ticket made for this request and this VM.
+ */
 export async function vmConsole(
   context: CommandContext,
   uuid: string,
@@ -81,18 +85,23 @@ export function diskSizeBody(size: number | undefined, extend: boolean): Json {
   return checkBody(extend ? DISK_EXTEND.body : VM_CREATE_DISK.body, { size }, flagOf);
 }
 
-/** `vmware disk create --vm UUID --size MiB`: 201 with the disk (CREATING); `--wait` until it is made. */
+/**
+ * `vmware disk create --vm UUID --size MiB`: 201 with the disk (CREATING); `--wait` until it is made.
+ * Sent with an Idempotency-Key of its own, so an unanswered request is sent again under it and the
+ * API answers the first disk, never a second.
+ */
 export async function createDisk(
   context: CommandContext,
   flags: OperationFlags & { vm: string; size?: number },
 ): Promise<void> {
   const body = diskSizeBody(flags.size, false);
   const path = fillPath(API_PATHS.vmwareVirtualMachineCreateDisk, { uuid: flags.vm });
+  const key = randomUUID();
   await runVmOperation(
     context,
     flags.vm,
     flags,
-    async () => (await context.client.post<Json>(path, body)).body,
+    async () => (await context.client.post<Json>(path, body, undefined, key)).body,
     DISK.columns,
   );
 }
@@ -133,18 +142,22 @@ export function portCreateBody(network: string | undefined): Json {
   return checkBody(VM_CREATE_PORT.body, { network }, flagOf);
 }
 
-/** `vmware port create --vm UUID --network UUID|URL`: 201 with the adapter (CREATING). */
+/**
+ * `vmware port create --vm UUID --network UUID|URL`: 201 with the adapter (CREATING); with an
+ * Idempotency-Key of its own, as `disk create`.
+ */
 export async function createPort(
   context: CommandContext,
   flags: OperationFlags & { vm: string; network?: string },
 ): Promise<void> {
   const body = portCreateBody(flags.network);
   const path = fillPath(API_PATHS.vmwareVirtualMachineCreatePort, { uuid: flags.vm });
+  const key = randomUUID();
   await runVmOperation(
     context,
     flags.vm,
     flags,
-    async () => (await context.client.post<Json>(path, body)).body,
+    async () => (await context.client.post<Json>(path, body, undefined, key)).body,
     PORT.columns,
   );
 }

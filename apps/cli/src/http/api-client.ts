@@ -15,8 +15,8 @@ export interface ApiResponse<T> {
 }
 
 /**
- * The public REST API over fetch, with the token. GET retries per `retry-policy`; POST, PATCH and
- * DELETE are sent once.
+ * The public REST API over fetch, with the token. GET, and a POST with an `Idempotency-Key`,
+ * retry per `retry-policy`; any other POST, PATCH and DELETE are sent once.
  * A 4xx becomes a CliError (exit 3) with the API's message; an unreachable API exit 4.
  */
 export class ApiClient {
@@ -54,8 +54,12 @@ export class ApiClient {
     return this.send<T>('GET', url);
   }
 
-  post<T>(path: string, body: unknown, query?: Query): Promise<ApiResponse<T>> {
-    return this.send<T>('POST', this.url(path, query), body);
+  /**
+   * With `idempotencyKey` (one per user intent, a UUID), an unanswered POST is sent
+   * again under the same key, which the API answers with the first answer instead of a second create.
+   */
+  post<T>(path: string, body: unknown, query?: Query, idempotencyKey?: string): Promise<ApiResponse<T>> {
+    return this.send<T>('POST', this.url(path, query), body, idempotencyKey);
   }
 
   /** A change of an object (`PATCH`): like POST, sent once. */
@@ -72,7 +76,12 @@ export class ApiClient {
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
+    idempotencyKey?: string,
   ): Promise<ApiResponse<T>> {
+    const extra: Record<string, string> = {
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      ...(idempotencyKey !== undefined && { 'Idempotency-Key': `"${idempotencyKey}"` }),
+    };
     for (let retry = 0; ; retry++) {
       const started = Date.now();
       let outcome: RequestOutcome;
@@ -82,7 +91,7 @@ export class ApiClient {
       try {
         response = await fetch(url, {
           method,
-          headers: this.headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          headers: this.headers(extra),
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(this.settings.httpTimeoutMs),
         });
@@ -98,7 +107,8 @@ export class ApiClient {
       this.log.write(
         `${method} ${url} → ${response ? response.status : `failed (${describeNetworkError(failure)})`} in ${Date.now() - started} ms`,
       );
-      const delay = retryDelayMs(method, outcome, retry, this.settings.maxRetries);
+      const keyed = idempotencyKey !== undefined;
+      const delay = retryDelayMs(method, outcome, retry, this.settings.maxRetries, keyed);
       if (delay !== null) {
         await response?.body?.cancel();
         this.log.write(

@@ -8,7 +8,7 @@ import { DebugLog } from './debug-log';
 import { BASE_DELAY_MS, MAX_DELAY_MS, retryDelayMs } from './retry-policy';
 
 describe('retry rules', () => {
-  it('never retries a POST, whatever happened', () => {
+  it('never retries a POST without an Idempotency-Key, whatever happened', () => {
     expect(retryDelayMs('POST', { kind: 'network-error' }, 0, 3)).toBeNull();
     expect(retryDelayMs('POST', { kind: 'response', status: 503 }, 0, 3)).toBeNull();
     expect(retryDelayMs('POST', { kind: 'response', status: 429 }, 0, 3)).toBeNull();
@@ -20,6 +20,15 @@ describe('retry rules', () => {
     expect(retryDelayMs('GET', { kind: 'response', status: 429 }, 2, 3)).toBe(BASE_DELAY_MS * 4);
     expect(retryDelayMs('GET', { kind: 'response', status: 500 }, 3, 3)).toBeNull();
     expect(retryDelayMs('GET', { kind: 'response', status: 500 }, 20, 99)).toBe(MAX_DELAY_MS);
+  });
+
+  it('retries a POST with an Idempotency-Key as a GET: unanswered, 5xx and 429, never a 4xx', () => {
+    expect(retryDelayMs('POST', { kind: 'network-error' }, 0, 3, true)).toBe(BASE_DELAY_MS);
+    expect(retryDelayMs('POST', { kind: 'response', status: 503 }, 1, 3, true)).toBe(BASE_DELAY_MS * 2);
+    expect(retryDelayMs('POST', { kind: 'response', status: 503 }, 3, 3, true)).toBeNull();
+    for (const status of [201, 400, 409, 422])
+      expect(retryDelayMs('POST', { kind: 'response', status }, 0, 3, true)).toBeNull();
+    expect(retryDelayMs('PATCH', { kind: 'network-error' }, 0, 3, true)).toBeNull();
   });
 
   it('does not retry a GET the API refused (4xx) or answered', () => {
@@ -37,11 +46,13 @@ describe('ApiClient against a real HTTP server', () => {
   let server: Server;
   let base: string;
   const hits: string[] = [];
+  const keys: (string | string[] | undefined)[] = [];
   let answers: number[] = [];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
       hits.push(`${request.method} ${request.url}`);
+      keys.push(request.headers['idempotency-key']);
       const status = answers.shift() ?? 200;
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(status === 200 ? { ok: true } : { detail: `status ${status}` }));
@@ -52,6 +63,7 @@ describe('ApiClient against a real HTTP server', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
   beforeEach(() => {
     hits.length = 0;
+    keys.length = 0;
   });
 
   const client = (apiUrl = base) =>
@@ -76,6 +88,14 @@ describe('ApiClient against a real HTTP server', () => {
     expect(failure).toBeInstanceOf(CliError);
     expect((failure as CliError).exitCode).toBe(EXIT.unavailable);
     expect((failure as CliError).message).toBe('503: status 503');
+  });
+
+  it('sends a POST with an Idempotency-Key again after a 503, under the same key, and returns the success', async () => {
+    answers = [503, 200];
+    const response = await client().post('/api/marketplace-orders/', {}, undefined, 'intent-1');
+    expect(response.body).toEqual({ ok: true });
+    expect(hits).toEqual(['POST /api/marketplace-orders/', 'POST /api/marketplace-orders/']);
+    expect(keys).toEqual(['"intent-1"', '"intent-1"']);
   });
 
   it('reports a 4xx at once as refused (exit 3)', async () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { appConfigSchema, env, loadConfig } from '@app/platform';
+import { appConfigSchema, env, loadConfig, metricsConfigShape } from '@app/platform';
+import { cidrList } from './cidr-list';
 
 /** `dist/web`, seen from this file's build (`dist/apps/gateway/apps/gateway/src/config`). */
 const DEFAULT_WEB_DIR = join(__dirname, '..', '..', '..', '..', '..', '..', 'web');
@@ -10,6 +11,13 @@ const schema = appConfigSchema({
     .union([z.ipv4(), z.ipv6(), z.literal('localhost')], { error: 'must be an IP address or localhost' })
     .default('127.0.0.1'),
   GATEWAY_PORT: env.port(8080),
+  /** `/metrics` on a port of its own, as the services serve it: never on the public port. */
+  ...metricsConfigShape(9100),
+  /**
+   * Proxies in front whose `X-Forwarded-For` is believed (comma-separated addresses or CIDRs; none
+   * by default). Login throttling counts the client each names, not the proxy.
+   */
+  TRUSTED_PROXIES: cidrList(),
   /** How long a REST request waits for the owning service before answering 503. */
   REQUEST_TIMEOUT_MS: env.milliseconds(5_000),
   /**
@@ -29,6 +37,13 @@ const schema = appConfigSchema({
     .int('must be a whole number of bytes')
     .min(4_096, 'must be at least 4096')
     .default(1_048_576),
+  /** Streams one user may hold open on this gateway instance at once; one more is answered 429. */
+  SSE_MAX_STREAMS_PER_USER: z.coerce
+    .number({ error: 'must be a whole number of streams' })
+    .int('must be a whole number of streams')
+    .min(1, 'must be at least 1')
+    .max(100_000, 'must be at most 100000')
+    .default(8),
   /** Every SSE subscriber's token and access are checked again this often (AccessChanged acts at once). */
   SSE_RECHECK_MS: env.milliseconds(60_000),
   /** The web portal's build (`npm run build` writes `dist/web`), served at `/`. */

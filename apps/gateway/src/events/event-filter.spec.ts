@@ -41,7 +41,12 @@ describe('event stream filters', () => {
       last_event_id: '42',
     });
     expect(parsed.lastEventId).toBe(42);
-    expect(parsed.filter).toMatchObject({ orderUuid: O, resourceUuid: R, projectUuid: P, offeringUuid: F });
+    expect(parsed.filter).toMatchObject({
+      orderUuid: O,
+      marketplaceResourceUuid: R,
+      projectUuid: P,
+      offeringUuid: F,
+    });
     expect([...parsed.filter.types!]).toEqual(['OrderStateChanged', 'ResourceStateChanged']);
   });
 
@@ -64,7 +69,7 @@ describe('event stream filters', () => {
   });
 
   it('matches an event only when every filter given matches', () => {
-    const order = event('OrderStateChanged', { orderUuid: O, resourceUuid: R, projectUuid: P });
+    const order = event('OrderStateChanged', { orderUuid: O, marketplaceResourceUuid: R, projectUuid: P });
     expect(matches({}, order)).toBe(true);
     expect(matches({ projectUuid: P, customerUuid: C, orderUuid: O }, order)).toBe(true);
     expect(matches({ projectUuid: P, customerUuid: F }, order)).toBe(false);

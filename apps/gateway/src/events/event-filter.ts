@@ -41,7 +41,7 @@ export const orderEventsParams = z.strictObject({ uuid: z.uuid({ error: messages
 
 export interface EventFilter {
   readonly orderUuid?: string;
-  readonly resourceUuid?: string;
+  readonly marketplaceResourceUuid?: string;
   readonly projectUuid?: string;
   readonly offeringUuid?: string;
   readonly customerUuid?: string;
@@ -54,7 +54,8 @@ export function matches(filter: EventFilter, event: PublicFeedEvent): boolean {
   return (
     (filter.types === undefined || filter.types.has(event.type)) &&
     (filter.orderUuid === undefined || scope.orderUuid === filter.orderUuid) &&
-    (filter.resourceUuid === undefined || scope.resourceUuid === filter.resourceUuid) &&
+    (filter.marketplaceResourceUuid === undefined ||
+      scope.marketplaceResourceUuid === filter.marketplaceResourceUuid) &&
     (filter.projectUuid === undefined || scope.projectUuid === filter.projectUuid) &&
     (filter.offeringUuid === undefined || scope.offeringUuid === filter.offeringUuid) &&
     (filter.customerUuid === undefined || scope.customerUuid === filter.customerUuid)
@@ -81,7 +82,7 @@ export function parseEventStreamQuery(query: Record<string, unknown>): {
   return {
     filter: {
       orderUuid: parsed.order_uuid,
-      resourceUuid: parsed.resource_uuid,
+      marketplaceResourceUuid: parsed.resource_uuid,
       projectUuid: parsed.project_uuid,
       offeringUuid: parsed.offering_uuid,
       customerUuid: parsed.customer_uuid,

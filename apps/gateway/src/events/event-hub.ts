@@ -16,6 +16,8 @@ import { Subscriber, type SubscriberOptions } from './subscriber';
 import { SubscriberAccess } from './subscriber-access';
 
 const RETRY_RESOLVE_MS = 1_000;
+/** Users whose last AccessChanged is remembered for streams still resolving their access; beyond, all re-resolve. */
+const ACCESS_MARKS_KEPT = 10_000;
 
 /**
  * The in-memory fan-out: every feed event the reader hands over is offered to every open stream,
@@ -26,7 +28,14 @@ const RETRY_RESOLVE_MS = 1_000;
 export class EventHub implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(EventHub.name);
   private readonly subscribers = new Set<Subscriber>();
+  /** Open streams per user, for the cap (this instance's: a user may hold as many on each gateway). */
+  private readonly streamsPerUser = new Map<string, number>();
   private timers: NodeJS.Timeout[] = [];
+  /** AccessChanged events handled so far, and the count at each user's last one (see `accessMark`). */
+  private accessChanges = 0;
+  private readonly lastAccessChange = new Map<string, number>();
+  /** Marks below this were forgotten (the map was cleared): a stream resolved before it re-resolves. */
+  private forgottenBelow = 0;
 
   constructor(
     private readonly feed: FeedReader,
@@ -53,12 +62,37 @@ export class EventHub implements OnModuleInit, OnApplicationShutdown {
     return this.subscribers.size;
   }
 
-  /** A new stream: it receives live events from now on (held until it goes live). */
+  /**
+   * Where the hub is in the AccessChanged events, taken before a new stream's access is asked for:
+   * one of its user's that is handled while the answer is on its way (the answer may hold the grants
+   * of just before) finds no stream to re-resolve, so `subscribe` re-resolves it.
+   */
+  accessMark(): number {
+    return this.accessChanges;
+  }
+
+  /**
+   * A new stream: it receives live events from now on (held until it goes live). A user already
+   * holding `SSE_MAX_STREAMS_PER_USER` streams here is refused with a 429 (ApiError): each stream
+   * costs a socket, a queue and a share of every fan-out, and one token must not take them all.
+   */
   subscribe(
     options: Omit<SubscriberOptions, 'queueLimitBytes' | 'onSent' | 'onEnd' | 'resumeFrom'> & {
       resumeFrom?: number;
+      /** `accessMark()` from before `options.access` was asked for. */
+      accessMark?: number;
     },
   ): Subscriber {
+    const user = options.access.userUuid;
+    const open = this.streamsPerUser.get(user) ?? 0;
+    const max = this.config.SSE_MAX_STREAMS_PER_USER;
+    if (open >= max) {
+      this.metrics.overCap.inc();
+      throw new ApiError(429, {
+        detail: `Too many open event streams: at most ${max} per user. Close one to open another.`,
+      });
+    }
+    this.streamsPerUser.set(user, open + 1);
     const subscriber = new Subscriber({
       ...options,
       // A fresh stream is owed what follows the last event handed out before it joined.
@@ -67,12 +101,18 @@ export class EventHub implements OnModuleInit, OnApplicationShutdown {
       onSent: (queuedBytes) => this.metrics.eventSent(queuedBytes),
       onEnd: (ended, reason) => {
         if (!this.subscribers.delete(ended)) return;
+        const left = (this.streamsPerUser.get(user) ?? 1) - 1;
+        if (left > 0) this.streamsPerUser.set(user, left);
+        else this.streamsPerUser.delete(user);
         this.metrics.subscribers.set(this.subscribers.size);
         this.metrics.endedFor(reason);
       },
     });
     this.subscribers.add(subscriber);
     this.metrics.subscribers.set(this.subscribers.size);
+    const mark = options.accessMark;
+    if (mark !== undefined && (mark < this.forgottenBelow || (this.lastAccessChange.get(user) ?? 0) > mark))
+      void this.reResolve(subscriber, subscriber.hold());
     // The client may have gone while its token was checked: its 'close' came before anyone listened.
     if (options.response.destroyed) subscriber.close('client');
     return subscriber;
@@ -80,8 +120,7 @@ export class EventHub implements OnModuleInit, OnApplicationShutdown {
 
   /** The caller behind a token, as a subscriber's access: 401 and 503 come as ApiError / HttpException. */
   async resolveAccess(authorization: string): Promise<SubscriberAccess> {
-    const caller = await this.callers.resolve(authorization);
-    return SubscriberAccess.from(await this.callers.fullContext(caller.user_uuid));
+    return SubscriberAccess.from(await this.callers.fullContext(authorization));
   }
 
   private dispatch(event: FeedEvent): void {
@@ -90,6 +129,12 @@ export class EventHub implements OnModuleInit, OnApplicationShutdown {
         this.logger.warn(`feed event ${event.seq} not streamed: ${event.reason}`);
       } else if (event.kind === 'access') {
         const users = new Set(event.userUuids);
+        this.accessChanges += 1;
+        if (this.lastAccessChange.size + users.size > ACCESS_MARKS_KEPT) {
+          this.lastAccessChange.clear();
+          this.forgottenBelow = this.accessChanges;
+        }
+        for (const user of users) this.lastAccessChange.set(user, this.accessChanges);
         for (const subscriber of this.subscribers)
           if (users.has(subscriber.access.userUuid)) void this.reResolve(subscriber, subscriber.hold());
       } else {

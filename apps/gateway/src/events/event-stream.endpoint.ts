@@ -7,7 +7,7 @@ import {
   type RequestReply,
 } from '@app/contracts';
 import { refusal, sendError } from '../rest/api-handler';
-import { CallerResolver } from '../rest/caller-resolver';
+import { CallerResolver, tokenFromHeader } from '../rest/caller-resolver';
 import type { HttpRequest, HttpResponse } from '../rest/http-types';
 import { Links, present } from '../rest/links';
 import { ServiceRequester } from '../services/service-requester';
@@ -53,14 +53,17 @@ export class EventStreamEndpoint {
     let subscriber: Subscriber | undefined;
     try {
       const authorization = request.headers.authorization ?? '';
-      const caller = await this.callers.resolve(authorization);
+      // Before the access is asked: an AccessChanged handled while it is on its way is not missed.
+      const accessMark = this.hub.accessMark();
+      // The token resolved by the order service to the caller's grants: 401 before any 400.
+      const access = SubscriberAccess.from(await this.callers.fullContext(authorization));
       const { filter, lastEventId: fromQuery } = parseEventStreamQuery(request.query);
       const lastEventId = resumePoint(request.headers['last-event-id'], fromQuery);
-      const access = SubscriberAccess.from(await this.callers.fullContext(caller.user_uuid));
       subscriber = this.hub.subscribe({
         response,
         filter,
         access,
+        accessMark,
         authorization,
         links: Links.for(request, fallbackOrigin),
         resumeFrom: lastEventId,
@@ -78,24 +81,25 @@ export class EventStreamEndpoint {
     let subscriber: Subscriber | undefined;
     try {
       const authorization = request.headers.authorization ?? '';
-      const caller = await this.callers.resolve(authorization);
+      const accessMark = this.hub.accessMark();
+      const access = SubscriberAccess.from(await this.callers.fullContext(authorization));
       const { uuid } = validated(orderEventsParams, request.params);
       const query = validated(orderEventsQuery, request.query);
       const lastEventId = resumePoint(request.headers['last-event-id'], query.last_event_id);
-      const access = SubscriberAccess.from(await this.callers.fullContext(caller.user_uuid));
       const links = Links.for(request, fallbackOrigin);
       // Subscribed before the feed's end is read and the order is asked: nothing after falls between.
       subscriber = this.hub.subscribe({
         response,
         filter: { orderUuid: uuid },
         access,
+        accessMark,
         authorization,
         links,
         endOnTerminalOrder: uuid,
         resumeFrom: lastEventId,
       });
       const { firstAvailable, last } = await this.feed.bounds();
-      const order = await this.currentOrder(caller.user_uuid, uuid);
+      const order = await this.currentOrder(authorization, uuid);
       const terminal = TERMINAL_ORDER_STATES.includes(order.state);
       if (lastEventId === undefined) {
         // The order as it is now stands for every event up to `last` (committed before it was read).
@@ -140,9 +144,9 @@ export class EventStreamEndpoint {
     }
   }
 
-  private async currentOrder(userUuid: string, uuid: string): Promise<OrderView> {
+  private async currentOrder(authorization: string, uuid: string): Promise<OrderView> {
     const payload: OperationPayload = {
-      caller: { user_uuid: userUuid },
+      caller: { token: tokenFromHeader(authorization) },
       params: { uuid },
       query: {},
       body: {},

@@ -42,7 +42,7 @@ describe('decodeFeedEvent', () => {
     if (event.kind !== 'public') throw new Error(event.kind);
     expect(event.scope).toEqual({
       orderUuid: uuid(1),
-      resourceUuid: uuid(6),
+      marketplaceResourceUuid: uuid(6),
       projectUuid: uuid(3),
       offeringUuid: uuid(2),
       customerUuid: uuid(4),
@@ -69,7 +69,7 @@ describe('decodeFeedEvent', () => {
     if (event.kind !== 'public') throw new Error(event.kind);
     expect(event.type).toBe('VmChanged');
     expect(event.scope).toEqual({
-      resourceUuid: uuid(6),
+      marketplaceResourceUuid: uuid(6),
       projectUuid: uuid(3),
       offeringUuid: uuid(2),
       customerUuid: uuid(4),
@@ -81,9 +81,11 @@ describe('decodeFeedEvent', () => {
       ...presentVm(vm, new Links('http://gw')),
       operation: {
         ...operation,
+        detail: operation.status,
         vm: `http://gw/api/vmware-virtual-machine/${vm.uuid}/`,
         disk: null,
         port: null,
+        snapshot: null,
       },
     });
     expect(JSON.parse(data)).toMatchObject({

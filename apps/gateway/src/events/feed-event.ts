@@ -11,7 +11,7 @@ import {
   VmChangedEvent,
   type OfferingView,
 } from '@app/contracts';
-import { present, type Links } from '../rest/links';
+import { offeringScope, offeringScopeUuid, present, type Links } from '../rest/links';
 import { presentOperation, presentVm } from '../rest/vm-presenters';
 
 /** The event types a subscriber may receive and filter on (`?type=`). AccessChanged is internal. */
@@ -29,7 +29,7 @@ export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
 /** What an event is about: what filters match and what access decides on, read once per event. */
 export interface EventScope {
   readonly orderUuid?: string;
-  readonly resourceUuid?: string;
+  readonly marketplaceResourceUuid?: string;
   readonly projectUuid?: string;
   readonly offeringUuid: string;
   readonly customerUuid: string;
@@ -110,6 +110,8 @@ function presentOffering(view: OfferingView, links: Links): object {
     ...view,
     customer: links.resource('customers', view.customer_uuid),
     plans: view.plans.map((plan) => ({ url: `${offering}plans/${plan.uuid}/`, ...plan, offering })),
+    scope: offeringScope(view, links),
+    scope_uuid: offeringScopeUuid(view),
   };
 }
 
@@ -161,7 +163,7 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
         'OrderStateChanged',
         {
           orderUuid: order.uuid,
-          resourceUuid: order.marketplace_resource_uuid,
+          marketplaceResourceUuid: order.marketplace_resource_uuid,
           projectUuid: order.project_uuid,
           offeringUuid: order.offering_uuid,
           customerUuid: order.customer_uuid,
@@ -183,7 +185,7 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
         {
           // The contract's correlationId is the order that caused the change.
           orderUuid: correlationId,
-          resourceUuid: resource.uuid,
+          marketplaceResourceUuid: resource.uuid,
           projectUuid: resource.project_uuid,
           offeringUuid: resource.offering_uuid,
           customerUuid: resource.customer_uuid,
@@ -222,7 +224,7 @@ export function decodeFeedEvent(seq: number, payload: Uint8Array): FeedEvent {
         seq,
         'VmChanged',
         {
-          resourceUuid: vm.marketplace_resource_uuid,
+          marketplaceResourceUuid: vm.marketplace_resource_uuid,
           projectUuid: vm.project_uuid ?? undefined,
           offeringUuid: vm.offering_uuid,
           customerUuid,

@@ -9,6 +9,8 @@ export class SseMetrics {
   readonly subscribers: Gauge;
   readonly sent: Counter;
   readonly ended: Counter<'reason'>;
+  /** Streams refused because their user held SSE_MAX_STREAMS_PER_USER already. */
+  readonly overCap: Counter;
   private peakQueued = 0;
   private sentCount = 0;
 
@@ -30,6 +32,11 @@ export class SseMetrics {
       name: 'sse_streams_ended_total',
       help: 'SSE streams ended, by reason (overflow: a slow client dropped with a final event)',
       labelNames: ['reason'],
+      registers,
+    });
+    this.overCap = new Counter({
+      name: 'sse_streams_refused_total',
+      help: 'SSE streams refused with 429: their user held SSE_MAX_STREAMS_PER_USER on this gateway already',
       registers,
     });
     const peak = () => this.peakQueued;

@@ -1,3 +1,4 @@
+import type { ProjectRole } from '@app/contracts';
 import { SubscriberAccess } from './subscriber-access';
 import type { EventScope } from './feed-event';
 
@@ -10,12 +11,12 @@ const scope = (overrides: Partial<EventScope>): EventScope => ({
   public: false,
   ...overrides,
 });
-const access = (projects: number[], owned: number[], staff = false) =>
+// Every project here is customer 2's, as the event scopes' projects are.
+const access = (projects: number[], owned: number[], staff = false, role: ProjectRole = 'PROJECT.MEMBER') =>
   SubscriberAccess.from({
     user_uuid: uuid(100),
     is_staff: staff,
-    customer_uuids: [],
-    project_uuids: projects.map(uuid),
+    project_grants: projects.map((p) => ({ project_uuid: uuid(p), customer_uuid: uuid(2), roles: [role] })),
     owned_customer_uuids: owned.map(uuid),
   });
 
@@ -24,9 +25,16 @@ describe('SubscriberAccess: the REST rules, checked per event in memory', () => 
     expect(access([], [], true).canSee(scope({}))).toBe(true);
   });
 
-  it("a project role shows that project's events only", () => {
+  it("a project role shows that project's events only, not another project's of the same customer", () => {
     expect(access([1], []).canSee(scope({}))).toBe(true);
     expect(access([5], []).canSee(scope({}))).toBe(false);
+    expect(access([5], [], false, 'PROJECT.MANAGER').canSee(scope({}))).toBe(false);
+  });
+
+  it('a VM without a project is seen by its customer’s owners and staff, not by project roles', () => {
+    const vm = { projectUuid: undefined, customerUuid: uuid(2), providerUuid: uuid(2) };
+    expect(access([1], []).canSee(scope(vm))).toBe(false);
+    expect(access([], [2]).canSee(scope(vm))).toBe(true);
   });
 
   it("a customer's owners see its projects' events, and as a provider its offerings' orders", () => {

@@ -1,32 +1,35 @@
-import type { CallerContext } from '@app/contracts';
+import {
+  canActForProvider,
+  canSeeProject,
+  principalOfContext,
+  type CallerContext,
+  type Principal,
+} from '@app/contracts';
 import type { EventScope } from './feed-event';
 
 /**
- * What one subscriber may see, resolved once from the order service's caller context and then
- * checked per event in memory. The same rules as REST: staff see everything; a project role shows
- * the project's orders and resources; a customer's owners see its projects' and, as a provider,
- * its offerings' orders and resources, and its offerings in any state; Active offerings are public.
+ * What one subscriber may see, resolved once from the order service's caller context (by the
+ * subscriber's token) and then checked per event in memory, with the same shared access policy as
+ * REST: an order, resource or VM event needs visibility of its project (staff, the customer's
+ * owners, any role in that very project: a role in another project of the same customer is not
+ * enough); a provider's owners also see the orders and resources of their offerings, and their
+ * offerings in any state; Active offerings are public.
  */
 export class SubscriberAccess {
-  private constructor(
-    readonly userUuid: string,
-    readonly staff: boolean,
-    private readonly projects: ReadonlySet<string>,
-    private readonly ownedCustomers: ReadonlySet<string>,
-  ) {}
+  private constructor(private readonly principal: Principal) {}
 
   static from(context: CallerContext): SubscriberAccess {
-    return new SubscriberAccess(
-      context.user_uuid,
-      context.is_staff,
-      new Set(context.project_uuids),
-      new Set(context.owned_customer_uuids),
-    );
+    return new SubscriberAccess(principalOfContext(context));
+  }
+
+  get userUuid(): string {
+    return this.principal.userUuid;
   }
 
   canSee(scope: EventScope): boolean {
-    if (this.staff || scope.public) return true;
-    if (scope.projectUuid !== undefined && this.projects.has(scope.projectUuid)) return true;
-    return this.ownedCustomers.has(scope.customerUuid) || this.ownedCustomers.has(scope.providerUuid);
+    if (this.principal.isStaff || scope.public) return true;
+    // No project (an offering's or integration's event, a VM no order placed): only owners match.
+    const project = { uuid: scope.projectUuid ?? '', customerUuid: scope.customerUuid };
+    return canSeeProject(this.principal, project) || canActForProvider(this.principal, scope.providerUuid);
   }
 }

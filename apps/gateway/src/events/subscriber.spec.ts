@@ -49,8 +49,11 @@ const member = (projects: string[]) =>
   SubscriberAccess.from({
     user_uuid: '33333333-3333-4333-8333-333333333333',
     is_staff: false,
-    customer_uuids: [],
-    project_uuids: projects,
+    project_grants: projects.map((project_uuid) => ({
+      project_uuid,
+      customer_uuid: OTHER,
+      roles: ['PROJECT.MEMBER'],
+    })),
     owned_customer_uuids: [],
   });
 

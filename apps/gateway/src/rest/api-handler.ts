@@ -1,4 +1,4 @@
-import { HttpException, Injectable } from '@nestjs/common';
+import { HttpException, Inject, Injectable } from '@nestjs/common';
 import {
   CUSTOMER_OPERATIONS,
   uuidOfHyperlink,
@@ -8,11 +8,13 @@ import {
   type Page,
   type RequestReply,
   type ThrottledReply,
-  type VsphereCaller,
 } from '@app/contracts';
 import type { z } from 'zod';
+import { CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { ServiceRequester } from '../services/service-requester';
 import { CallerResolver, tokenFromHeader } from './caller-resolver';
+import { ClientAddresses } from './client-address';
+import { readIdempotencyKey } from './idempotency-key-header';
 import { ApiError, sendJson, type HttpRequest, type HttpResponse } from './http-types';
 import { readJsonBody } from './json-body';
 import { Links } from './links';
@@ -27,10 +29,15 @@ import { hasJsonBody, successStatus, type ApiRoute } from './route';
  */
 @Injectable()
 export class ApiHandler {
+  private readonly addresses: ClientAddresses;
+
   constructor(
     private readonly callers: CallerResolver,
     private readonly requester: ServiceRequester,
-  ) {}
+    @Inject(CONFIG) config: Pick<GatewayConfig, 'TRUSTED_PROXIES'>,
+  ) {
+    this.addresses = new ClientAddresses(config.TRUSTED_PROXIES);
+  }
 
   async handle(
     route: ApiRoute,
@@ -39,17 +46,23 @@ export class ApiHandler {
     fallbackOrigin: string,
   ): Promise<void> {
     try {
-      const address = clientAddress(request);
-      const who = await this.who(route, request, address);
-      const { params, query, body } = await this.validated(route, request, who);
-      if (route.customerLink && 'caller' in who && who.caller.user_uuid !== undefined)
-        await this.checkCustomer(who.caller.user_uuid, body, route.customerLink);
+      const address = this.addresses.of(request.socket.remoteAddress, request.headers['x-forwarded-for']);
+      const who = this.who(route, request, address);
+      const { params, query, body, idempotencyKey } = await this.validated(route, request, who);
+      if (route.customerLink && 'caller' in who)
+        await this.checkCustomer(who.caller, body, route.customerLink);
       // The raw parts travel on: the service validates the very same schemas again.
       const payload = {
         ...who,
         params: request.params,
         query: request.query,
         body,
+        ...('caller' in who && {
+          meta: {
+            deadline: this.requester.deadlineFromNow(),
+            ...(idempotencyKey !== undefined && { idempotency_key: idempotencyKey }),
+          },
+        }),
       };
       const reply = await this.requester.request<RequestReply<unknown> | ThrottledReply>(
         route.operation.pattern,
@@ -66,27 +79,19 @@ export class ApiHandler {
   }
 
   /**
-   * Who the service is told asks. Public operations (login) carry the client's address instead. The
-   * order service resolves the token itself, in the same round trip as the operation (it owns the
-   * tokens), and is told the address too (it throttles guesses of a current password). The vSphere
-   * adapter owns no users: it is told the caller's customers and staff flag, resolved first; so is
-   * a route whose customer link is checked before the operation.
+   * Who the service is told asks. Public operations (login) carry the client's address instead.
+   * Every other request carries the caller's token as the client sent it, and the address: the
+   * answering service resolves the token itself (the order service in the same round trip, it owns
+   * the tokens; the vSphere adapter by asking the order service), so no service acts on a user the
+   * gateway asserts, and a stolen gateway credential cannot claim to be anyone.
    */
-  private async who(
+  private who(
     route: ApiRoute,
     request: HttpRequest,
     address: string,
-  ): Promise<{ client: { address: string } } | { caller: Caller | VsphereCaller }> {
+  ): { client: { address: string } } | { caller: Caller } {
     if (route.operation.auth === 'none') return { client: { address } };
-    const { authorization } = request.headers;
-    if (route.operation.pattern.startsWith('vsphere.')) {
-      return { caller: await this.callers.context(await this.callers.resolve(authorization)) };
-    }
-    if (route.customerLink) {
-      const caller = await this.callers.resolve(authorization);
-      return { caller: { user_uuid: caller.user_uuid, address } };
-    }
-    return { caller: { token: tokenFromHeader(authorization), address } };
+    return { caller: { token: tokenFromHeader(request.headers.authorization), address } };
   }
 
   /**
@@ -97,27 +102,33 @@ export class ApiHandler {
   private async validated(
     route: ApiRoute,
     request: HttpRequest,
-    who: Awaited<ReturnType<ApiHandler['who']>>,
-  ): Promise<{ params: unknown; query: unknown; body: unknown }> {
+    who: ReturnType<ApiHandler['who']>,
+  ): Promise<{ params: unknown; query: unknown; body: unknown; idempotencyKey?: string }> {
     try {
+      const idempotencyKey = route.idempotent
+        ? readIdempotencyKey(request.headers['idempotency-key'])
+        : undefined;
       const params = validate(route.operation.params, request.params);
       const query = validate(route.operation.query, request.query);
       const body = hasJsonBody(route.method) ? await readJsonBody(request) : {};
       validate(route.operation.body, body);
       refuseUnstorable({ ...request.query }, body);
-      return { params, query, body };
+      return { params, query, body, idempotencyKey };
     } catch (error) {
-      if ('caller' in who && 'token' in who.caller) await this.callers.resolve(request.headers.authorization);
+      if ('caller' in who) await this.callers.resolve(request.headers.authorization);
       throw error;
     }
   }
 
-  /** A linked customer the caller cannot see (or that does not exist) is a bad link: 400 naming the field. */
-  private async checkCustomer(userUuid: string, body: unknown, field: string): Promise<void> {
+  /**
+   * A linked customer the caller cannot see (or that does not exist) is a bad link: 400 naming the
+   * field. Asked with the caller's token; a token the order service refuses is the 401 it is.
+   */
+  private async checkCustomer(caller: Caller, body: unknown, field: string): Promise<void> {
     const link = (body as Record<string, unknown>)[field];
     if (typeof link !== 'string') return; // the operation's own schema names the field
     const payload: OperationPayload = {
-      caller: { user_uuid: userUuid },
+      caller,
       params: { uuid: uuidOfHyperlink(link) },
       query: {},
       body: {},
@@ -128,6 +139,7 @@ export class ApiHandler {
     );
     if (reply.status === 'ok') return;
     if (reply.code === 503) throw new ApiError(503, { detail: reply.detail ?? 'Service unavailable.' });
+    if (reply.code === 401) throw refusal(reply);
     throw new ApiError(400, { [field]: ['Invalid hyperlink - Object does not exist.'] });
   }
 
@@ -174,11 +186,6 @@ export class ApiHandler {
 function refuseUnstorable(query: Record<string, unknown>, body: unknown): void {
   const found = findUnstorableText(query) ?? findUnstorableText(body);
   if (found) throw new ApiError(400, { [found.field]: [found.message] });
-}
-
-/** The address the request came from. Forwarding headers are not trusted: any client can write them. */
-function clientAddress(request: HttpRequest): string {
-  return request.socket.remoteAddress ?? 'unknown';
 }
 
 /** A service's refusal as the HTTP answer: its status, its body, and the headers that status calls for. */

@@ -17,23 +17,31 @@ import {
 } from '@app/contracts';
 import { z } from 'zod';
 import { present, type Links } from './links';
+import { model } from './openapi-models';
 import { apiRoute as route, type AnyOperation, type ApiRoute, type NestRoute } from './route';
 import { MARKETPLACE_ROUTES } from './marketplace-routes';
 import { ORDER_ROUTES } from './order-routes';
 import { VSPHERE_ROUTES } from './vsphere-routes';
 import { VIRTUAL_MACHINE_ROUTES } from './virtual-machine-routes';
 import { VM_DEVICE_ROUTES } from './vm-device-routes';
+import { VM_SNAPSHOT_ROUTES } from './vm-snapshot-routes';
+import { VM_STATS_ROUTES } from './vm-stats-routes';
 
 /** Answers that are their view as it is: a token, a message. */
 const asIs = <V extends object>(view: V): object => view;
-const token = { schema: tokenViewSchema, present: asIs };
-const detail = { schema: detailViewSchema, present: asIs };
+// The same token under Waldur's two names: login's `CoreAuthToken`, refresh_token's `UserAuthToken`.
+const loginToken = { schema: model('CoreAuthToken', tokenViewSchema), present: asIs };
+const userToken = { schema: model('UserAuthToken', tokenViewSchema.extend({})), present: asIs };
+const detail = { schema: model('Detail', detailViewSchema), present: asIs };
 
 /** The public forms, as `present` builds them: the view plus absolute links. */
-const customerSchema = customerViewSchema.extend({ url: z.url() });
-const projectSchema = projectViewSchema.extend({ url: z.url(), customer: z.url() });
-const userSchema = userViewSchema.extend({ url: z.url() });
-const grantSchema = roleGrantViewSchema.extend({ user: z.url() });
+const customerSchema = model('Customer', customerViewSchema.extend({ url: z.url() }));
+const projectSchema = model('Project', projectViewSchema.extend({ url: z.url(), customer: z.url() }));
+const userSchema = model('User', userViewSchema.extend({ url: z.url() }));
+const grantSchema = model(
+  'UserRoleDetails',
+  roleGrantViewSchema.extend({ user: z.url(), expiration_time: z.null() }),
+);
 
 interface Resource<V> {
   collection: string;
@@ -140,6 +148,21 @@ function roleGrants(
   ];
 }
 
+/** `POST …/set_quotas/` (NodeConductor's name): staff on an organisation, its owners on a project. */
+function setQuotas<V>(resource: Resource<V>, op: AnyOperation, who: string): ApiRoute {
+  return route(
+    'post',
+    `/api/${resource.collection}/{uuid}/set_quotas/`,
+    op,
+    {
+      operationId: `${resource.collection}_set_quotas`,
+      summary: `Set quota limits (-1 lifts one); ${who}`,
+      tag: resource.tag,
+    },
+    { resource },
+  );
+}
+
 /**
  * Every REST endpoint the services answer, in one table: the router registers exactly these, and
  * the OpenAPI document is generated from exactly these.
@@ -147,8 +170,10 @@ function roleGrants(
 export const API_ROUTES: readonly ApiRoute[] = [
   ...crud(customer, CUSTOMERS, 'customer'),
   ...roleGrants(customer as Resource<unknown>, CUSTOMERS),
+  setQuotas(customer, CUSTOMERS.setQuotas, 'staff only'),
   ...crud(project, PROJECTS, 'project'),
   ...roleGrants(project as Resource<unknown>, PROJECTS),
+  setQuotas(project, PROJECTS.setQuotas, "the organisation's owners, never above the organisation's own"),
   // `me` before `{uuid}`: Express matches in order, and `me` is not a uuid anyway.
   route(
     'get',
@@ -178,9 +203,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
       operationId: 'users_refresh_token',
       summary: 'Issue a new token for the user and revoke every earlier one',
       tag: 'users',
-      status: 201,
     },
-    { resource: token },
+    { resource: userToken },
   ),
   route('post', '/api/users/{uuid}/revoke_tokens/', USERS.revokeTokens, {
     operationId: 'users_revoke_tokens',
@@ -197,13 +221,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
       tag: 'auth',
       throttled: true,
     },
-    { resource: token },
+    { resource: loginToken },
   ),
   ...MARKETPLACE_ROUTES,
   ...ORDER_ROUTES,
   ...VSPHERE_ROUTES,
   ...VIRTUAL_MACHINE_ROUTES,
   ...VM_DEVICE_ROUTES,
+  ...VM_SNAPSHOT_ROUTES,
+  ...VM_STATS_ROUTES,
 ];
 
 /** Routes served by Nest controllers, documented with the rest. */
@@ -214,14 +240,6 @@ export const NEST_ROUTES: readonly NestRoute[] = [
     path: '/health',
     operationId: 'health_retrieve',
     summary: 'Health of the gateway and every service',
-    tag: 'health',
-  },
-  {
-    kind: 'nest',
-    method: 'get',
-    path: '/metrics',
-    operationId: 'metrics_retrieve',
-    summary: "The gateway's Prometheus metrics (text format)",
     tag: 'health',
   },
 ];

@@ -6,7 +6,6 @@ import {
   type CallerContext,
   type OperationPayload,
   type RequestReply,
-  type VsphereCaller,
 } from '@app/contracts';
 import { ServiceRequester } from '../services/service-requester';
 import { ApiError } from './http-types';
@@ -48,19 +47,13 @@ export class CallerResolver {
   }
 
   /**
-   * The caller with the customers they belong to, for services that own no users (the vSphere
-   * adapter): one more question to the order service, asked only for those routes.
+   * Everything the order service says about the caller of `authorization` (staff flag, owned
+   * customers, project grants with roles), resolved from the token itself: for SSE, whose events
+   * are checked against it in memory.
    */
-  async context(caller: AuthenticatedCaller): Promise<VsphereCaller> {
-    const { user_uuid, is_staff, customer_uuids } = await this.fullContext(caller.user_uuid);
-    // Only the fields the adapter's strict schema takes.
-    return { user_uuid, is_staff, customer_uuids };
-  }
-
-  /** Everything the order service says about the caller: with projects and owned customers (for SSE). */
-  async fullContext(userUuid: string): Promise<CallerContext> {
+  async fullContext(authorization: string | undefined): Promise<CallerContext> {
     const payload: OperationPayload = {
-      caller: { user_uuid: userUuid },
+      caller: { token: tokenFromHeader(authorization) },
       params: {},
       query: {},
       body: {},

@@ -1,10 +1,12 @@
-import type {
-  CustomerView,
-  OrderView,
-  ProjectView,
-  ResourceView,
-  RoleGrantView,
-  UserView,
+import {
+  VMWARE_VM_TYPE,
+  type CustomerView,
+  type OfferingView,
+  type OrderView,
+  type ProjectView,
+  type ResourceView,
+  type RoleGrantView,
+  type UserView,
 } from '@app/contracts';
 import type { HttpRequest } from './http-types';
 
@@ -27,6 +29,33 @@ export class Links {
   }
 }
 
+/**
+ * Waldur's `scope_uuid` of an offering: its service settings, which `settings_uuid` filters the
+ * vmware-* lists by. A vSphere offering's service settings are its vCenter integration, one per
+ * offering and keyed by it, so the offering's own uuid; an offering processed by hand has none.
+ */
+export function offeringScopeUuid(view: Pick<OfferingView, 'uuid' | 'type'>): string | null {
+  return view.type === VMWARE_VM_TYPE ? view.uuid : null;
+}
+
+/** Waldur's `scope` of an offering: the URL of those service settings (`/api/service-settings/{uuid}/`). */
+export function offeringScope(view: Pick<OfferingView, 'uuid' | 'type'>, links: Links): string | null {
+  const uuid = offeringScopeUuid(view);
+  return uuid === null ? null : links.resource('service-settings', uuid);
+}
+
+/**
+ * Waldur's `scope` of a marketplace resource: its backend object, here the VM an order made
+ * (`/api/vmware-virtual-machine/{resource_uuid}/`); null until there is one, once it is gone
+ * (Terminated, as Waldur's scope is deleted with it), and for offerings processed by hand (no
+ * backend object this marketplace serves).
+ */
+function resourceScope(view: ResourceView, links: Links): string | null {
+  if (view.resource_type !== VMWARE_VM_TYPE || view.resource_uuid === null) return null;
+  if (view.state === 'Terminated') return null;
+  return links.resource('vmware-virtual-machine', view.resource_uuid);
+}
+
 /** Each resource's public form: its view plus its own `url` and the links to what it refers to. */
 export const present = {
   customer: (view: CustomerView, links: Links) => ({ url: links.resource('customers', view.uuid), ...view }),
@@ -36,7 +65,12 @@ export const present = {
     customer: links.resource('customers', view.customer_uuid),
   }),
   user: (view: UserView, links: Links) => ({ url: links.resource('users', view.uuid), ...view }),
-  grant: (view: RoleGrantView, links: Links) => ({ ...view, user: links.resource('users', view.user_uuid) }),
+  /** Waldur's `expiration_time` too: grants here never expire, so it is always null. */
+  grant: (view: RoleGrantView, links: Links) => ({
+    ...view,
+    user: links.resource('users', view.user_uuid),
+    expiration_time: null,
+  }),
   /** An order as REST and SSE show it: Waldur's links to its offering, plan, project and author. */
   order: (view: OrderView, links: Links) => ({
     url: links.resource('marketplace-orders', view.uuid),
@@ -51,9 +85,12 @@ export const present = {
   resource: (view: ResourceView, links: Links) => ({
     url: links.resource('marketplace-resources', view.uuid),
     ...view,
+    // Waldur's backend_id is a string, empty until the backend has named the resource.
+    backend_id: view.backend_id ?? '',
     offering: links.resource('marketplace-public-offerings', view.offering_uuid),
     plan: view.plan_uuid === null ? null : links.resource('marketplace-plans', view.plan_uuid),
     project: links.resource('projects', view.project_uuid),
     customer: links.resource('customers', view.customer_uuid),
+    scope: resourceScope(view, links),
   }),
 };

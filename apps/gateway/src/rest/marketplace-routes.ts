@@ -7,12 +7,16 @@ import {
   PLAN_OPERATIONS as PLANS,
   PROVIDER_OFFERING_OPERATIONS as PROVIDER,
   PUBLIC_OFFERING_OPERATIONS as PUBLIC,
+  SERVICE_SETTINGS_GET,
+  serviceSettingsViewSchema,
+  type ServiceSettingsView,
   type EstimateView,
   type OfferingView,
   type PlanView,
 } from '@app/contracts';
 import { z } from 'zod';
-import type { Links } from './links';
+import { offeringScope, offeringScopeUuid, type Links } from './links';
+import { model } from './openapi-models';
 import { apiRoute as route, type ApiRoute, type Presenter } from './route';
 
 /** A plan's public form: its own URL under the public offering, as the seed's order bodies give it. */
@@ -30,30 +34,58 @@ function presentOffering(collection: string) {
     ...view,
     customer: links.resource('customers', view.customer_uuid),
     plans: view.plans.map((plan) => presentPlan(plan, links)),
+    scope: offeringScope(view, links),
+    scope_uuid: offeringScopeUuid(view),
   });
 }
 
+// One plan and one offering, each under the names Waldur gives it where it appears (a client generated
+// from Waldur's document reads `offering.plans` as `BasePublicPlan` from a public offering).
 const planLinks = { url: z.url(), offering: z.url() };
-const planSchema = planViewSchema.extend(planLinks);
-const offeringSchema = offeringViewSchema.extend({
-  url: z.url(),
-  customer: z.url(),
-  plans: z.array(planSchema),
-});
+const planSchema = (name: string) => model(name, planViewSchema.extend(planLinks));
+const offeringSchema = (name: string, plans: z.ZodType) =>
+  model(
+    name,
+    offeringViewSchema.extend({
+      url: z.url(),
+      customer: z.url(),
+      plans: z.array(plans),
+      /** The service settings (the vCenter integration), null for an offering processed by hand. */
+      scope: z.url().nullable(),
+      /** Their uuid: what the vmware-* lists' `settings_uuid` takes. */
+      scope_uuid: z.uuid().nullable(),
+    }),
+  );
 
+const providerOfferingSchema = offeringSchema('ProviderOfferingDetails', planSchema('BaseProviderPlan'));
 const providerOffering: Presenter<OfferingView> = {
-  schema: offeringSchema,
+  schema: providerOfferingSchema,
   present: presentOffering('marketplace-provider-offerings'),
 };
+/** A plan as an active offering lists it (Waldur's `BasePublicPlan`): its routes under the offering answer it too. */
+export const publicPlan: Presenter<PlanView> = { schema: planSchema('BasePublicPlan'), present: presentPlan };
 const publicOffering: Presenter<OfferingView> = {
-  schema: offeringSchema,
+  schema: offeringSchema('PublicOfferingDetails', publicPlan.schema),
   present: presentOffering('marketplace-public-offerings'),
 };
-const plan: Presenter<PlanView> = { schema: planSchema, present: presentPlan };
-const estimate: Presenter<EstimateView> = { schema: estimateViewSchema, present: (view) => view };
+/** A plan at `/api/marketplace-plans/` (Waldur's `ProviderPlanDetails`). */
+const plan: Presenter<PlanView> = { schema: planSchema('ProviderPlanDetails'), present: presentPlan };
+/** Service settings with their own `url` and their provider's (Waldur's `ServiceSettings`). */
+const serviceSettings: Presenter<ServiceSettingsView> = {
+  schema: model('ServiceSettings', serviceSettingsViewSchema.extend({ url: z.url(), customer: z.url() })),
+  present: (view, links) => ({
+    url: links.resource('service-settings', view.uuid),
+    ...view,
+    customer: links.resource('customers', view.customer_uuid),
+  }),
+};
+const estimate: Presenter<EstimateView> = {
+  schema: model('PlanEstimate', estimateViewSchema),
+  present: (view) => view,
+};
 /** The integration as the vSphere adapter reports it (never the password). */
 const integration: Presenter<Record<string, unknown>> = {
-  schema: z.record(z.string(), z.unknown()),
+  schema: model('OfferingIntegration', z.record(z.string(), z.unknown())),
   present: (view) => view,
 };
 
@@ -61,17 +93,34 @@ const PROVIDER_BASE = API_PATHS.providerOfferings;
 const PROVIDER_ITEM = API_PATHS.providerOffering;
 const tag = 'marketplace';
 
+const ACTION_DETAIL = {
+  activate: 'Offering has been activated.',
+  pause: 'Offering has been paused.',
+  archive: 'Offering has been archived.',
+} as const;
+
+// Waldur answers an offering action with DetailState (`detail`); we answer the offering with it.
+const offeringWithDetail = model(
+  'ProviderOfferingDetailsWithState',
+  providerOfferingSchema.extend({ detail: z.string() }),
+);
+
+/** The offering after the action, with Waldur's `detail` (its DetailState answer is detail and state). */
 function providerAction(
   action: 'activate' | 'pause' | 'archive',
   operation: (typeof PROVIDER)['activate'],
   summary: string,
 ): ApiRoute {
+  const withDetail: Presenter<OfferingView> = {
+    schema: offeringWithDetail,
+    present: (view, links) => ({ ...providerOffering.present(view, links), detail: ACTION_DETAIL[action] }),
+  };
   return route(
     'post',
     providerOfferingActionPath(action),
     operation,
     { operationId: `marketplace_provider_offerings_${action}`, summary, tag },
-    { resource: providerOffering },
+    { resource: withDetail },
   );
 }
 
@@ -93,6 +142,7 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
       summary: 'Create an offering (Draft)',
       tag,
       status: 201,
+      idempotent: true,
     },
     { resource: providerOffering },
   ),
@@ -161,6 +211,36 @@ export const MARKETPLACE_ROUTES: readonly ApiRoute[] = [
     PUBLIC.get,
     { operationId: 'marketplace_public_offerings_retrieve', summary: 'An active offering', tag },
     { resource: publicOffering },
+  ),
+  route(
+    'get',
+    API_PATHS.publicOfferingPlans,
+    PUBLIC.plans,
+    { operationId: 'marketplace_public_offerings_plans_list', summary: "An active offering's plans", tag },
+    { resource: publicPlan, list: true },
+  ),
+  route(
+    'get',
+    API_PATHS.publicOfferingPlan,
+    PUBLIC.plan,
+    {
+      operationId: 'marketplace_public_offerings_plans_retrieve',
+      summary: "A plan of an active offering (where every plan's url points)",
+      tag,
+    },
+    { resource: publicPlan },
+  ),
+  route(
+    'get',
+    API_PATHS.serviceSettings,
+    SERVICE_SETTINGS_GET,
+    {
+      operationId: 'service_settings_retrieve',
+      summary:
+        "An offering's service settings: a vSphere offering's vCenter integration (never its credentials)",
+      tag: 'service-settings',
+    },
+    { resource: serviceSettings },
   ),
   route(
     'get',

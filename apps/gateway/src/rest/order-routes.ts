@@ -15,35 +15,51 @@ import {
 } from '@app/contracts';
 import { z } from 'zod';
 import { present, type Links } from './links';
+import { model } from './openapi-models';
 import { apiRoute as route, type AnyOperation, type ApiRoute, type Presenter } from './route';
 
 const url = z.url();
-const orderSchema = orderViewSchema.extend({
-  url,
-  offering: url,
-  plan: url.nullable(),
-  project: url,
-  customer: url,
-  marketplace_resource: url,
-  created_by: url.nullable(),
-});
-const resourceSchema = resourceViewSchema.extend({
-  url,
-  offering: url,
-  plan: url.nullable(),
-  project: url,
-  customer: url,
-});
-const draftSchema = orderDraftViewSchema.extend({
-  offering: url,
-  plan: url.nullable(),
-  project: url,
-  customer: url,
-});
+const orderSchema = model(
+  'OrderDetails',
+  orderViewSchema.extend({
+    url,
+    offering: url,
+    plan: url.nullable(),
+    project: url,
+    customer: url,
+    marketplace_resource: url,
+    created_by: url.nullable(),
+  }),
+);
+const resourceSchema = model(
+  'Resource',
+  resourceViewSchema.extend({
+    url,
+    backend_id: z.string(),
+    offering: url,
+    plan: url.nullable(),
+    project: url,
+    customer: url,
+    /** The backend object (the VM), null until there is one. */
+    scope: url.nullable(),
+  }),
+);
+const draftSchema = model(
+  'OrderDraft',
+  orderDraftViewSchema.extend({
+    offering: url,
+    plan: url.nullable(),
+    project: url,
+    customer: url,
+  }),
+);
 
 const order: Presenter<OrderView> = { schema: orderSchema, present: present.order };
 const resource: Presenter<ResourceView> = { schema: resourceSchema, present: present.resource };
-const created: Presenter<OrderCreatedView> = { schema: orderCreatedViewSchema, present: (view) => view };
+const created: Presenter<OrderCreatedView> = {
+  schema: model('OrderUUID', orderCreatedViewSchema),
+  present: (view) => view,
+};
 
 /** The order a dry run would create: no uuid or url yet, the links it would have. */
 function presentDraft(view: OrderDraftView, links: Links) {
@@ -62,13 +78,32 @@ const RESOURCES_BASE = API_PATHS.resources;
 const RESOURCE_ITEM = API_PATHS.resource;
 const tag = 'marketplace-orders';
 
+/** What Waldur's order actions say in `detail` (its OrderInfoResponse), besides the order itself. */
+const ACTION_DETAIL: Record<OrderAction, string> = {
+  approve_by_consumer: 'Order has been approved by the consumer.',
+  reject_by_consumer: 'Order has been rejected by the consumer.',
+  approve_by_provider: 'Order has been approved by the provider.',
+  reject_by_provider: 'Order has been rejected by the provider.',
+  cancel: 'Order has been canceled.',
+  retry: 'Order has been submitted again.',
+  set_state_done: 'Order has been marked as done.',
+  set_state_erred: 'Order has been marked as erred.',
+};
+
+// Waldur answers an order action with OrderInfoResponse (`detail`); we answer the order with it.
+const orderWithDetail = model('OrderDetailsWithInfo', orderSchema.extend({ detail: z.string() }));
+
 function orderAction(action: OrderAction, operation: AnyOperation, summary: string): ApiRoute {
+  const withDetail: Presenter<OrderView> = {
+    schema: orderWithDetail,
+    present: (view, links) => ({ ...present.order(view, links), detail: ACTION_DETAIL[action] }),
+  };
   return route(
     'post',
     orderActionPath(action),
     operation,
     { operationId: `marketplace_orders_${action}`, summary, tag },
-    { resource: order },
+    { resource: withDetail },
   );
 }
 
@@ -81,6 +116,7 @@ const createOrder = route(
     summary: 'Order from an offering (`?dry_run=true` validates and creates nothing)',
     tag,
     status: 201,
+    idempotent: true,
   },
   { resource: order },
 );
@@ -138,7 +174,12 @@ export const ORDER_ROUTES: readonly ApiRoute[] = [
     'post',
     API_PATHS.resourceTerminate,
     RESOURCES.terminate,
-    { operationId: 'marketplace_resources_terminate', summary: 'Order its termination', tag },
+    {
+      operationId: 'marketplace_resources_terminate',
+      summary: 'Order its termination',
+      tag,
+      idempotent: true,
+    },
     { resource: created },
   ),
   route(
@@ -149,7 +190,19 @@ export const ORDER_ROUTES: readonly ApiRoute[] = [
       operationId: 'marketplace_resources_update_limits',
       summary: 'Order new limits (cpu and ram; disks cannot change this way)',
       tag,
+      idempotent: true,
     },
     { resource: created },
+  ),
+  route(
+    'post',
+    `${RESOURCE_ITEM}set_end_date/`,
+    RESOURCES.setEndDate,
+    {
+      operationId: 'marketplace_resources_set_end_date',
+      summary: "Set or remove when the system terminates it (within the offering's maximum lease)",
+      tag,
+    },
+    { resource },
   ),
 ];

@@ -27,6 +27,11 @@ export interface ApiRoute {
   /** Checks a password, so may answer 429 (documented as such). */
   readonly throttled?: boolean;
   /**
+   * Creates something and honours the `Idempotency-Key` header (IETF httpapi draft): the gateway
+   * forwards the key, the answering service keeps the first answer under it.
+   */
+  readonly idempotent?: boolean;
+  /**
    * A body field linking a customer that the answering service cannot check itself (the vSphere
    * adapter owns no customers): the gateway asks the order service first, as the caller.
    */
@@ -125,6 +130,7 @@ export function apiRoute<V>(
     status?: ApiRoute['status'];
     throttled?: boolean;
     noContentWhenNull?: boolean;
+    idempotent?: boolean;
   },
   response?: { resource: Presenter<V>; list?: boolean },
 ): ApiRoute {
@@ -138,6 +144,7 @@ export function apiRoute<V>(
     tag: meta.tag,
     status: meta.status ?? (response ? 200 : 204),
     throttled: meta.throttled ?? false,
+    idempotent: meta.idempotent ?? false,
     noContentWhenNull: meta.noContentWhenNull ?? false,
     response: response && {
       schema: response.resource.schema,

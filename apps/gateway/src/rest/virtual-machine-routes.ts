@@ -89,6 +89,7 @@ export const VIRTUAL_MACHINE_ROUTES: readonly ApiRoute[] = [
       summary: 'Add a disk (MiB): CREATING until vCenter has made it',
       tag,
       status: 201,
+      idempotent: true,
     },
     { resource: disk },
   ),
@@ -101,6 +102,7 @@ export const VIRTUAL_MACHINE_ROUTES: readonly ApiRoute[] = [
       summary: 'Add a network adapter on a network assigned to the organisation (at most ten)',
       tag,
       status: 201,
+      idempotent: true,
     },
     { resource: port },
   ),
@@ -108,7 +110,12 @@ export const VIRTUAL_MACHINE_ROUTES: readonly ApiRoute[] = [
     'get',
     API_PATHS.vmwareVirtualMachineConsole,
     VM_CONSOLE,
-    { operationId: `${id}_console_retrieve`, summary: 'A VMRC console URL with a one-time ticket', tag },
+    {
+      operationId: `${id}_console_retrieve`,
+      summary:
+        'A VMRC console URL with no ticket (VMRC asks for your own vCenter account): staff only, 403 otherwise',
+      tag,
+    },
     { resource: consoleUrl },
   ),
   route(
@@ -117,7 +124,8 @@ export const VIRTUAL_MACHINE_ROUTES: readonly ApiRoute[] = [
     VM_WEB_CONSOLE,
     {
       operationId: `${id}_web_console_retrieve`,
-      summary: 'A WebMKS console URL (409 with the reason where vCenter issues no ticket)',
+      summary:
+        'A WebMKS console URL (wss) with a single-use, short-lived ticket for this VM only; 409 with the reason when the VM is not powered on or vCenter issues no ticket',
       tag,
     },
     { resource: consoleUrl },

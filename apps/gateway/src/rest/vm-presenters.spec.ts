@@ -42,6 +42,10 @@ describe('VM, disk, port and operation presenters', () => {
     expect(shown).toMatchObject({
       url: `http://gw/api/vmware-virtual-machine/${view.uuid}/`,
       offering: `http://gw/api/marketplace-public-offerings/${view.offering_uuid}/`,
+      project: `http://gw/api/projects/${String(view.project_uuid)}/`,
+      customer: `http://gw/api/customers/${String(view.customer_uuid)}/`,
+      service_settings: `http://gw/api/service-settings/${view.offering_uuid}/`,
+      service_settings_uuid: view.offering_uuid,
     });
     expect(shown.disks).toEqual(view.disks.map((d) => presentDisk(d, links)));
     expect(shown.ports).toEqual(view.ports.map((p) => presentPort(p, links)));

@@ -74,6 +74,7 @@ export function operationView(overrides: Partial<VmOperationView> = {}): VmOpera
     error_message: '',
     disk_uuid: null,
     port_uuid: null,
+    snapshot_uuid: null,
     created: now,
     ...overrides,
   };

@@ -7,6 +7,8 @@ const schema = serviceConfigSchema({
   SYNC_INTERVAL_MS: env.milliseconds(24 * 3_600_000),
   /** How often the leader looks for offerings that are due, and a follower tries to lead. */
   SYNC_TICK_MS: env.milliseconds(60_000),
+  /** How often the leader has the order service act on end dates that are due (warnings, terminations). */
+  END_DATE_TICK_MS: env.milliseconds(60_000),
 });
 
 export type SyncSchedulerConfig = z.infer<typeof schema>;

@@ -1,14 +1,14 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { HEALTH_PATTERNS, type HealthReport } from '@app/contracts';
-import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
+import { SERVICE_HEALTH, type ServiceHealth } from '@app/messaging';
 
 @Controller()
 export class HealthController {
-  constructor(@Inject(SERVICE_RUNTIME) private readonly runtime: ServiceRuntime) {}
+  constructor(@Inject(SERVICE_HEALTH) private readonly check: ServiceHealth) {}
 
   @MessagePattern(HEALTH_PATTERNS['sync-scheduler'])
   async health(): Promise<HealthReport> {
-    return this.runtime.health();
+    return this.check();
   }
 }

@@ -5,11 +5,12 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SyncRequestedEvent, VMWARE_VM_TYPE } from '@app/contracts';
-import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
+import { SERVICE_RUNTIME, type ServiceRuntime, LOGGER, OutboxWriter, UnitOfWork } from '@app/messaging';
+import type { Logger } from '@app/platform/logging/json-logger';
 import { SyncTargetsClient } from '../adapters/sync-targets.client';
 import { CONFIG, type SyncSchedulerConfig } from '../config/sync-scheduler.config';
 import { SyncScheduleRepository } from '../repositories/sync-schedule.repository';
-import { LeaderLease } from './leader-lease';
+import { LeaderTicker } from './leader-ticker';
 
 /**
  * Every `SYNC_INTERVAL_MS`, a SyncRequested for every vSphere offering that is not archived (ERRED
@@ -18,48 +19,51 @@ import { LeaderLease } from './leader-lease';
  */
 @Injectable()
 export class SyncScheduleService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly lease: LeaderLease;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly ticker: LeaderTicker<number>;
 
   constructor(
-    @Inject(SERVICE_RUNTIME) private readonly runtime: ServiceRuntime,
+    // Only the DataSource, for the leader lease's session lock (left in services/, see leader-lease.ts).
+    @Inject(SERVICE_RUNTIME) { dataSource }: Pick<ServiceRuntime, 'dataSource'>,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly uow: UnitOfWork,
+    private readonly writer: OutboxWriter,
     @Inject(CONFIG) private readonly config: SyncSchedulerConfig,
     private readonly schedule: SyncScheduleRepository,
     private readonly targets: SyncTargetsClient,
   ) {
-    this.lease = new LeaderLease(
-      runtime.dataSource,
-      `sync-scheduler:${runtime.topology.namespace}`,
-      runtime.logger,
+    this.ticker = new LeaderTicker(
+      dataSource,
+      `sync-scheduler:${config.NATS_NAMESPACE}`,
+      logger,
+      () => this.requestDue(),
+      'schedule tick',
     );
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.tickInBackground(), this.config.SYNC_TICK_MS);
-    this.tickInBackground();
+    this.ticker.start(this.config.SYNC_TICK_MS);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-    await this.lease.release();
+    await this.ticker.stop();
     await this.targets.close();
   }
 
   /** One tick: lead or not, and if leading, request what is due. Returns how many were requested. */
   async tick(): Promise<number> {
-    if (!(await this.lease.refresh())) return 0;
+    return (await this.ticker.tick()) ?? 0;
+  }
+
+  private async requestDue(): Promise<number> {
     const offerings = await this.targets.offeringUuids();
-    const { dataSource, outbox, topology } = this.runtime;
     let requested = 0;
     for (const offeringUuid of offerings) {
-      const claimed = await dataSource.transaction(async (manager) => {
+      const claimed = await this.uow.run(async (manager) => {
         if (!(await this.schedule.claimDue(manager, offeringUuid, this.config.SYNC_INTERVAL_MS)))
           return false;
-        await outbox.append(
+        await this.writer.append(
           manager,
-          topology.subjects.syncRequested(VMWARE_VM_TYPE),
+          this.writer.subjects.syncRequested(VMWARE_VM_TYPE),
           SyncRequestedEvent,
           { offeringUuid, reason: 'schedule' },
           offeringUuid,
@@ -70,19 +74,9 @@ export class SyncScheduleService implements OnApplicationBootstrap, BeforeApplic
     }
     await this.schedule.keepOnly(offerings);
     if (requested > 0) {
-      this.runtime.relay.wake();
-      this.runtime.logger.info({ requested, offerings: offerings.length }, 'synchronisations requested');
+      this.writer.wake();
+      this.logger.info({ requested, offerings: offerings.length }, 'synchronisations requested');
     }
     return requested;
-  }
-
-  private tickInBackground(): void {
-    if (this.running) return; // a slow tick (NATS or Postgres away) is not stacked
-    this.running = this.tick()
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        this.runtime.logger.warn({ err: error }, 'schedule tick failed; next tick retries'),
-      )
-      .finally(() => (this.running = undefined));
   }
 }

@@ -1,35 +1,32 @@
+import { Injectable } from '@nestjs/common';
 import type { EventContract, Topology } from '@app/contracts';
-import type { OutboxRelay, OutboxRepository } from '@app/messaging';
-import type { Tx } from '../repositories/unit-of-work';
+import { OutboxWriter, type Transaction } from '@app/messaging';
 
 /**
- * The adapter's outbox as services use it: an event is stored in the caller's transaction (it
- * exists exactly when the state change does), and `wake()` after the commit sends it at once.
+ * The adapter's events as services write them: a thin wrapper over the one outbox writer, keyed by
+ * the aggregate (which is also the correlation id); `wake()` after the commit sends them at once.
  */
+@Injectable()
 export class EventOutbox {
-  constructor(
-    private readonly outbox: OutboxRepository,
-    private readonly relay: OutboxRelay,
-    private readonly topology: Topology,
-  ) {}
+  constructor(private readonly writer: OutboxWriter) {}
 
   get subjects(): Topology['subjects'] {
-    return this.topology.subjects;
+    return this.writer.subjects;
   }
 
   /** Stores `data` as an event of `contract` on `subject`; `aggregate` orders its publishing. */
   async append<T>(
-    tx: Tx,
+    tx: Transaction,
     subject: string,
     contract: EventContract<T>,
     data: T,
     aggregate: string,
   ): Promise<void> {
-    await this.outbox.append(tx, subject, contract, data, aggregate, aggregate);
+    await this.writer.append(tx, subject, contract, data, aggregate, aggregate);
   }
 
   /** Call after the commit: the relay publishes what was stored without waiting for its sweep. */
   wake(): void {
-    this.relay.wake();
+    this.writer.wake();
   }
 }

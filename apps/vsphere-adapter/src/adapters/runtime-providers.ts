@@ -1,19 +1,23 @@
 import type { Provider } from '@nestjs/common';
-import { InboxRepository, type ServiceRuntime } from '@app/messaging';
+import { IdempotencyKeyRepository, IdempotentRequests, LOGGER, type ServiceRuntime } from '@app/messaging';
 import { observeVcenterCalls } from '../metrics/vcenter-call-metrics';
 import { VmOperationMetrics } from '../metrics/vm-operation-metrics';
+import { VmWatchMetrics } from '../metrics/vm-watch-metrics';
 import { EventOutbox } from './event-outbox';
 
-/** The service's logger (pino), for services that log. */
-export const LOGGER = Symbol('Logger');
+export { LOGGER };
 
-/** The few runtime collaborators the adapter's services inject, instead of the whole runtime. */
+/** The adapter's own runtime-built collaborators, beside `messagingProviders` (the DataSource, unit of work, outbox writer, inbox, logger). */
 export function runtimeProviders(runtime: ServiceRuntime): Provider[] {
   observeVcenterCalls(runtime.metrics.registry);
   return [
-    { provide: LOGGER, useValue: runtime.logger },
-    { provide: EventOutbox, useValue: new EventOutbox(runtime.outbox, runtime.relay, runtime.topology) },
-    { provide: InboxRepository, useValue: runtime.inbox },
+    EventOutbox,
+    // The creating POSTs' Idempotency-Keys, kept in the adapter's own schema.
+    {
+      provide: IdempotentRequests,
+      useValue: new IdempotentRequests(new IdempotencyKeyRepository(runtime.dataSource, 'vsphere')),
+    },
     { provide: VmOperationMetrics, useValue: new VmOperationMetrics(runtime.metrics.registry) },
+    { provide: VmWatchMetrics, useValue: new VmWatchMetrics(runtime.metrics.registry) },
   ];
 }

@@ -7,6 +7,7 @@ import { syncRequestedConsumer } from './controllers/sync-requested.consumer';
 import { IntegrationRepository } from './repositories/integration.repository';
 import { SyncLockRepository } from './repositories/sync-lock.repository';
 import { CredentialsService } from './services/credentials.service';
+import { EndpointGuard } from './services/endpoint-guard.service';
 import { IntegrationService } from './services/integration.service';
 import { SyncCoordinator } from './services/sync-coordinator.service';
 import { SyncRequestService } from './services/sync-request.service';
@@ -21,6 +22,7 @@ import { VcenterAccessService } from './services/vcenter-access.service';
     IntegrationRepository,
     SyncLockRepository,
     CredentialsService,
+    EndpointGuard,
     IntegrationService,
     SynchronisationService,
     SyncCoordinator,

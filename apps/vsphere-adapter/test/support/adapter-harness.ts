@@ -17,6 +17,8 @@ import { loadVsphereAdapterConfig, VSPHERE_SCHEMA } from '../../src/config/vsphe
 import { VSPHERE_ENTITIES } from '../../src/entities';
 import { vsphereAdapterDefinition } from '../../src/vsphere-adapter.definition';
 import { captureLogger } from '../../../../test/support/capture-logger';
+import { TEST_VCENTER_NETWORKS } from '../../../../test/support/app-process';
+import { answerCallers } from './callers';
 import { testEnv } from '../../../../test/support/test-env';
 
 /** The request server, noting when its subscriptions have reached the NATS server. */
@@ -59,6 +61,8 @@ export async function startAdapter(options: {
     OUTBOX_SWEEP_MS: '500',
     VSPHERE_SYNC_SWEEP_MS: '500',
     SHUTDOWN_GRACE_MS: '3000',
+    // vcsim and its front listen on loopback, which the adapter refuses unless told.
+    VCENTER_ALLOWED_NETWORKS: TEST_VCENTER_NETWORKS,
     ...options.env,
   });
   const { logger, lines } = captureLogger('vsphere-adapter');
@@ -99,5 +103,15 @@ export async function startAdapter(options: {
   await app.listen();
   // Requests sent right after the start must find the subscriptions in place.
   await server.subscribed;
-  return { app, runtime, lines, close: () => app.close() };
+  // The order service's part: who each test token is.
+  const callers = await answerCallers(config.NATS_NAMESPACE);
+  return {
+    app,
+    runtime,
+    lines,
+    close: async () => {
+      await app.close();
+      await callers.close();
+    },
+  };
 }

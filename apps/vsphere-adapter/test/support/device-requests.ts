@@ -1,9 +1,9 @@
-import type { DiskView, Page, PortView, RequestReply, VmOperationView, VsphereCaller } from '@app/contracts';
+import type { DiskView, Page, PortView, RequestReply, VmOperationView, Caller } from '@app/contracts';
 import type { DataSource } from 'typeorm';
 import { ask, type RequestClient } from './requests';
 
 /** The gateway's requests about one VM's disks and adapters, as `caller`. */
-export function deviceRequests(client: RequestClient, caller: VsphereCaller, vmUuid: string) {
+export function deviceRequests(client: RequestClient, caller: Caller, vmUuid: string) {
   const send = <T>(pattern: string, params: object, body: object = {}, query: object = {}) =>
     ask<T>(client, pattern, { caller, params, query, body });
   return {

@@ -3,6 +3,7 @@ import type { AdapterSuite } from './adapter-suite';
 import {
   assign,
   envelopeOf,
+  inventoryOf,
   orderSubmitted,
   publishOrder,
   validate,
@@ -10,7 +11,27 @@ import {
   waitForAnswer,
   type Listed,
 } from './order-fixture';
-import { ask, dataOf, staff } from './requests';
+import { ask, dataOf, saveAndSettle, staff } from './requests';
+
+/**
+ * Saves the suite's vcsim as the offering's vCenter (cluster DC0_C0, its CA trusted, `extra`
+ * attributes besides), waits for the synchronisation, and answers the offering's inventory.
+ */
+export async function connectSuiteVcenter(
+  suite: AdapterSuite,
+  offering: string,
+  extra: Record<string, unknown> = {},
+): Promise<Awaited<ReturnType<typeof inventoryOf>>> {
+  await saveAndSettle(suite.client, offering, {
+    backend_url: suite.sim.url,
+    username: suite.sim.username,
+    password: suite.sim.password,
+    ca_pem: suite.sim.caPem,
+    default_cluster_label: 'DC0_C0',
+    ...extra,
+  });
+  return inventoryOf(suite.client, offering);
+}
 
 /** Assigns a network to a customer for adapters of existing VMs (Waldur's CustomerNetworkPair). */
 export async function assignForExistingVms(
@@ -34,7 +55,15 @@ export async function assignForExistingVms(
  */
 export async function orderVm(
   suite: AdapterSuite,
-  request: { offering: string; customer: string; name: string; template: Listed; network?: Listed },
+  request: {
+    offering: string;
+    customer: string;
+    name: string;
+    template: Listed;
+    network?: Listed;
+    /** The ordering project (a fresh one unless given). */
+    project?: string;
+  },
 ): Promise<{ vmUuid: string; ref: MoRef; rowUuid: string }> {
   if (request.network !== undefined)
     await assign(suite.client, 'networks', request.customer, request.network.uuid);
@@ -55,6 +84,7 @@ export async function orderVm(
   const order = orderSubmitted({
     offeringUuid: request.offering,
     customerUuid: request.customer,
+    ...(request.project === undefined ? {} : { projectUuid: request.project }),
     ...validated,
   });
   await publishOrder(suite.nats, envelopeOf(order));

@@ -1,4 +1,5 @@
-import type { IntegrationView, RequestReply, ServiceAttributes, VsphereCaller } from '@app/contracts';
+import type { Caller, IntegrationView, RequestReply, ServiceAttributes } from '@app/contracts';
+import { callerWith } from './callers';
 import { openRequestClient } from '../../../../test/support/nats-requests';
 
 export type RequestClient = Awaited<ReturnType<typeof openRequestClient>>;
@@ -23,17 +24,13 @@ export function dataOf<T>(reply: RequestReply<T>): T {
   return reply.data;
 }
 
-export const staff = (userUuid = '00000000-0000-4000-8000-0000000000aa'): VsphereCaller => ({
-  user_uuid: userUuid,
-  is_staff: true,
-  customer_uuids: [],
-});
+/** A staff user's token. */
+export const staff = (userUuid = '00000000-0000-4000-8000-0000000000aa'): Caller =>
+  callerWith({ staff: true, userUuid });
 
-export const member = (...customerUuids: string[]): VsphereCaller => ({
-  user_uuid: '00000000-0000-4000-8000-0000000000bb',
-  is_staff: false,
-  customer_uuids: customerUuids,
-});
+/** The token of an owner of the given customers (organisations): sees and acts on all their projects. */
+export const ownerOf = (...customerUuids: string[]): Caller =>
+  callerWith({ owned: customerUuids, userUuid: '00000000-0000-4000-8000-0000000000bb' });
 
 /** Saves attributes; answers the view. */
 export async function updateIntegration(
@@ -41,7 +38,7 @@ export async function updateIntegration(
   offeringUuid: string,
   attributes: Record<string, unknown> | ServiceAttributes,
 ): Promise<RequestReply<IntegrationView>> {
-  return ask(client, 'vsphere.integration.update', {
+  return ask(client, 'vsphere-internal.integration.update', {
     offering_uuid: offeringUuid,
     service_attributes: attributes,
   });
@@ -49,7 +46,7 @@ export async function updateIntegration(
 
 export async function getIntegration(client: RequestClient, offeringUuid: string): Promise<IntegrationView> {
   return dataOf(
-    await ask<IntegrationView>(client, 'vsphere.integration.get', { offering_uuid: offeringUuid }),
+    await ask<IntegrationView>(client, 'vsphere-internal.integration.get', { offering_uuid: offeringUuid }),
   );
 }
 
@@ -84,7 +81,7 @@ export async function saveAndSettle(
   offeringUuid: string,
   attributes: Record<string, unknown>,
 ): Promise<IntegrationView> {
-  const before = await ask<IntegrationView>(client, 'vsphere.integration.get', {
+  const before = await ask<IntegrationView>(client, 'vsphere-internal.integration.get', {
     offering_uuid: offeringUuid,
   });
   const since = before.status === 'ok' ? before.data.last_sync_finished : null;
@@ -95,6 +92,6 @@ export async function saveAndSettle(
 /** Asks for a synchronisation and waits for it. */
 export async function syncAndSettle(client: RequestClient, offeringUuid: string): Promise<IntegrationView> {
   const since = (await getIntegration(client, offeringUuid)).last_sync_finished;
-  dataOf(await ask(client, 'vsphere.integration.sync', { offering_uuid: offeringUuid }));
+  dataOf(await ask(client, 'vsphere-internal.integration.sync', { offering_uuid: offeringUuid }));
   return settled(client, offeringUuid, since);
 }

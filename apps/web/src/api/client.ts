@@ -1,4 +1,5 @@
 import { API_PATHS } from '@app/contracts/http/api-paths';
+import { keyedRetryDelayMs } from './idempotency-key';
 
 /** A refusal of the API: its status and Waldur's body (`{detail}` or `{field: [messages]}`). */
 export class ApiError extends Error {
@@ -34,8 +35,24 @@ export class ApiClient {
     return this.call<T>('GET', path, undefined, signal);
   }
 
-  post<T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> {
-    return this.call<T>('POST', path, body, signal);
+  /**
+   * With `idempotencyKey` (one per user intent), a POST sent again makes nothing twice: one that
+   * got no answer (the network, or a 502/503/504 of the gateway) is sent again under the same key.
+   */
+  async post<T>(path: string, body: unknown = {}, signal?: AbortSignal, idempotencyKey?: string): Promise<T> {
+    if (idempotencyKey === undefined) return this.call<T>('POST', path, body, signal);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.call<T>('POST', path, body, signal, idempotencyKey);
+      } catch (failure) {
+        // fetch rejects with a TypeError when no answer came at all; an abort is the user's.
+        const unanswered = failure instanceof TypeError && !signal?.aborted;
+        if (!unanswered && !(failure instanceof ApiError)) throw failure;
+        const delay = keyedRetryDelayMs(unanswered ? undefined : (failure as ApiError).status, attempt);
+        if (delay === null) throw failure;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   patch<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
@@ -47,7 +64,13 @@ export class ApiClient {
     return this.call<T | undefined>('DELETE', path, undefined, signal);
   }
 
-  private async call<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  private async call<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+    idempotencyKey?: string,
+  ): Promise<T> {
     const response = await fetch(path, {
       method,
       signal,
@@ -55,6 +78,7 @@ export class ApiClient {
         Authorization: `Token ${this.token}`,
         Accept: 'application/json',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(idempotencyKey === undefined ? {} : { 'Idempotency-Key': `"${idempotencyKey}"` }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });

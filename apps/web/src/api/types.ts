@@ -17,9 +17,11 @@ import type { ClusterView, TemplateView } from '@app/contracts/vsphere/inventory
 import type {
   DiskView,
   PortView,
+  SnapshotView,
   VirtualMachineView,
   VmOperationView,
 } from '@app/contracts/vsphere/vm-views';
+import type { VmStatsView } from '@app/contracts/vsphere/vm-stats.request';
 
 /** The gateway adds each object's own `url` to the contract's view. */
 type Linked<View> = View & { url: string };
@@ -36,6 +38,8 @@ export type Order = OrderView;
 export type Resource = ResourceView;
 export type Disk = DiskView;
 export type Port = PortView;
+export type Snapshot = SnapshotView;
+export type VmStats = VmStatsView;
 export type VmOperation = VmOperationView;
 /** The VM as its GET shows it; VmChanged adds the operation whose progress made the change. */
 export type Vm = VirtualMachineView & { operation?: VmOperation | null };
@@ -47,6 +51,3 @@ export type { InventoryCounts, SyncStarted, SyncFinished, IntegrationStateChange
 export type SyncAccepted = IntegrationSyncAccepted;
 export type Assignment = AssignmentView;
 export type { AssignmentKind };
-
-/** Waldur's terminal order states (the contract's constant lives beside zod, so it is not imported). */
-export const TERMINAL_STATES: readonly OrderState[] = ['done', 'erred', 'canceled', 'rejected'];

@@ -33,6 +33,16 @@ export function Layout({ children }: { children: ReactNode }) {
                 </Link>
               </li>
             ))}
+            {project && (
+              <li>
+                <Link
+                  href={`/projects/${project.uuid}`}
+                  aria-current={path.startsWith('/projects/') ? 'page' : undefined}
+                >
+                  Project quotas
+                </Link>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="session">

@@ -1,17 +1,19 @@
 import { API_PATHS, fillPath } from '@app/contracts/http/api-paths';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, messageOf, type ApiClient } from '../api/client';
+import { newIdempotencyKey } from '../api/idempotency-key';
 import type { Named, Offering, Order, Template } from '../api/types';
+import { VMWARE_VM_TYPE } from '../api/vocabulary';
 import { describedBy, Field } from '../components/field';
 import { Failure } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { useOnceAtATime } from '../components/use-once-at-a-time';
 import { LatestAnswer } from '../api/latest-answer';
 import { navigate } from '../router';
+import { leaseBounds } from './lease-bounds';
 import { monthlyEstimate } from './monthly-estimate';
 import { useSession } from '../session';
 
-const VMWARE = 'VMware.VirtualMachine';
 /** How long typing pauses before the server's dry run checks the order. */
 const DRY_RUN_DELAY_MS = 400;
 
@@ -37,6 +39,8 @@ interface Values {
   datastore: string;
   folder: string;
   networks: string[];
+  /** An ISO date, or '' for none. */
+  end_date: string;
   accept: boolean;
 }
 
@@ -62,6 +66,7 @@ const FORM_FIELDS = new Set([
   'datastore',
   'folder',
   'networks',
+  'end_date',
   'accepting_terms_of_service',
 ]);
 
@@ -93,7 +98,8 @@ export function OrderFormPage({ offeringUuid }: { offeringUuid: string }) {
       fillPath(API_PATHS.publicOffering, { uuid: offeringUuid }),
       signal,
     );
-    const inventory = offering.type === VMWARE ? await loadInventory(api, offeringUuid, signal) : undefined;
+    const inventory =
+      offering.type === VMWARE_VM_TYPE ? await loadInventory(api, offeringUuid, signal) : undefined;
     return { offering, inventory };
   });
   if (loaded.error) return <Failure message={loaded.error} />;
@@ -120,6 +126,7 @@ function initialValues(offering: Offering, inventory: Inventory | undefined): Va
     datastore: '',
     folder: '',
     networks: [],
+    end_date: '',
     accept: offering.terms_of_service === '',
   };
 }
@@ -135,6 +142,12 @@ function OrderForm({
 }) {
   const { api } = useSession();
   const [values, setValues] = useState<Values>(() => initialValues(offering, inventory));
+  // One Idempotency-Key per intent: sent again for the same form (a retry after no answer finds the
+  // order the first POST made), a new one once the form changes.
+  const intent = useRef(newIdempotencyKey());
+  useEffect(() => {
+    intent.current = newIdempotencyKey();
+  }, [values]);
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Errors>({});
   const [cost, setCost] = useState<string | null>(null);
@@ -149,7 +162,7 @@ function OrderForm({
   const body = (v: Values) => {
     const link = (kind: string, uuid: string) => (uuid ? `${origin}/api/${kind}/${uuid}/` : undefined);
     const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
-    const vmware = offering.type === VMWARE;
+    const vmware = offering.type === VMWARE_VM_TYPE;
     return {
       offering: offering.url,
       project: projectUrl,
@@ -165,8 +178,9 @@ function OrderForm({
             datastore: link('vmware-datastores', v.datastore),
             folder: link('vmware-folders', v.folder),
             networks: v.networks.map((uuid) => ({ url: link('vmware-networks', uuid) })),
+            end_date: v.end_date || undefined,
           }
-        : { name: v.name, description: v.description },
+        : { name: v.name, description: v.description, end_date: v.end_date || undefined },
       limits: vmware ? { cpu: number(v.cpu), ram: number(v.ram), disk: number(v.disk) } : {},
     };
   };
@@ -244,7 +258,7 @@ function OrderForm({
     dryRunAnswers.current.invalidate();
     setChecking(false);
     try {
-      const made = await api.post<Order>(API_PATHS.orders, body(values));
+      const made = await api.post<Order>(API_PATHS.orders, body(values), undefined, intent.current);
       navigate(`/orders/${made.uuid}`);
     } catch (refusal) {
       if (refusal instanceof ApiError && refusal.status === 400) setErrors(refusal.body as Errors);
@@ -259,6 +273,8 @@ function OrderForm({
   const template = inventory?.templates.find((t) => t.uuid === values.template);
   const limits = inventory?.limits ?? {};
   const max = (key: string) => (limits[key] ? `at most ${limits[key]}` : undefined);
+  // The system terminates what is ordered at its end date: at most the offering's maximum lease ahead.
+  const lease = leaseBounds(offering.max_resource_termination_offset_in_days ?? null);
 
   return (
     <section aria-labelledby="order-title">
@@ -420,6 +436,16 @@ function OrderForm({
             </fieldset>
           </>
         )}
+        <Field id="end_date" label="End date (optional)" errors={shown('end_date')} hint={lease.hint}>
+          <input
+            {...describedBy('end_date', shown('end_date'), lease.hint !== undefined)}
+            type="date"
+            min={lease.min}
+            max={lease.max}
+            value={values.end_date}
+            onChange={(event) => set('end_date', event.target.value)}
+          />
+        </Field>
         {offering.terms_of_service && (
           <Field
             id="terms"

@@ -1,6 +1,7 @@
 import { API_PATHS, fillPath } from '@app/contracts/http/api-paths';
 import { useRef, useState } from 'react';
-import { TERMINAL_STATES, type Order } from '../api/types';
+import type { Order } from '../api/types';
+import { TERMINAL_ORDER_STATES, VMWARE_VM_TYPE } from '../api/vocabulary';
 import { Failure, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
@@ -25,7 +26,7 @@ export function OrderPage({ uuid }: { uuid: string }) {
     const found = streamed.current && streamed.current.modified > read.modified ? streamed.current : read;
     setSteps([
       { state: 'created', at: found.created },
-      ...(found.state === 'executing' || TERMINAL_STATES.includes(found.state)
+      ...(found.state === 'executing' || TERMINAL_ORDER_STATES.includes(found.state)
         ? [{ state: found.state, at: found.modified }]
         : []),
     ]);
@@ -48,7 +49,7 @@ export function OrderPage({ uuid }: { uuid: string }) {
   const vmReady =
     current.state === 'done' &&
     current.type === 'Create' &&
-    current.offering_type === 'VMware.VirtualMachine' &&
+    current.offering_type === VMWARE_VM_TYPE &&
     current.resource_uuid;
   return (
     <section aria-labelledby="order-title">

@@ -2,6 +2,7 @@ import { API_PATHS, fillPath, orderActionPath, type OrderAction } from '@app/con
 import { useState } from 'react';
 import { messageOf } from '../api/client';
 import type { Order } from '../api/types';
+import { BASIC_TYPE } from '../api/vocabulary';
 import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { useOnceAtATime } from '../components/use-once-at-a-time';
@@ -9,8 +10,7 @@ import { useFeed, useSession } from '../session';
 
 /** The orders a provider acts on: those waiting for its review, and Basic ones it completes by hand. */
 const awaitsReview = (order: Order) => order.state === 'pending-provider';
-const awaitsCompletion = (order: Order) =>
-  order.state === 'executing' && order.offering_type === 'Marketplace.Basic';
+const awaitsCompletion = (order: Order) => order.state === 'executing' && order.offering_type === BASIC_TYPE;
 
 /**
  * Orders for the offerings the user provides: approve or reject those pending the provider, mark

@@ -1,12 +1,12 @@
 import { API_PATHS } from '@app/contracts/http/api-paths';
 import type { Resource } from '../api/types';
+import { VMWARE_VM_TYPE } from '../api/vocabulary';
 import { Failure, Loading, StateBadge } from '../components/status';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
 import { TableWrap } from '../components/table-wrap';
 
-const VMWARE = 'VMware.VirtualMachine';
 const newestFirst = (a: Resource, b: Resource) => b.created.localeCompare(a.created);
 
 /** The project's marketplace resources, each change applied as its ResourceStateChanged arrives. */
@@ -45,7 +45,7 @@ export function ResourcesPage() {
               {[...resources.data].sort(newestFirst).map((resource) => (
                 <tr key={resource.uuid} data-resource={resource.name}>
                   <td>
-                    {resource.offering_type === VMWARE &&
+                    {resource.offering_type === VMWARE_VM_TYPE &&
                     resource.resource_uuid &&
                     resource.state !== 'Terminated' ? (
                       <Link href={`/vms/${resource.resource_uuid}`}>{resource.name}</Link>

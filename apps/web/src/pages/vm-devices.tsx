@@ -4,6 +4,7 @@ import { ApiError, messageOf } from '../api/client';
 import type { Disk, Named, Port, Vm, VmOperation } from '../api/types';
 import { describedBy, Field } from '../components/field';
 import { Failure, StateBadge } from '../components/status';
+import { useIntentKey } from '../components/use-intent-key';
 import { useLoad } from '../components/use-load';
 import { useSession } from '../session';
 
@@ -53,14 +54,19 @@ export function VmDisks({ vm, onOperation }: DevicesProps) {
   const { api } = useSession();
   const [size, setSize] = useState('');
   const refusal = useRefusal();
+  const intent = useIntentKey({ vm: vm.uuid, size });
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
     refusal.clear();
     try {
-      await api.post<Disk>(fillPath(API_PATHS.vmwareVirtualMachineCreateDisk, { uuid: vm.uuid }), {
-        size: Math.round(Number(size) * MIB_PER_GIB),
-      });
+      await api.post<Disk>(
+        fillPath(API_PATHS.vmwareVirtualMachineCreateDisk, { uuid: vm.uuid }),
+        { size: Math.round(Number(size) * MIB_PER_GIB) },
+        undefined,
+        intent.key(),
+      );
+      intent.renew();
       setSize('');
     } catch (failure) {
       refusal.show(failure);
@@ -182,14 +188,19 @@ export function VmPorts({ vm, onOperation }: DevicesProps) {
   );
   const [network, setNetwork] = useState('');
   const refusal = useRefusal();
+  const intent = useIntentKey({ vm: vm.uuid, network });
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
     refusal.clear();
     try {
-      await api.post<Port>(fillPath(API_PATHS.vmwareVirtualMachineCreatePort, { uuid: vm.uuid }), {
-        network,
-      });
+      await api.post<Port>(
+        fillPath(API_PATHS.vmwareVirtualMachineCreatePort, { uuid: vm.uuid }),
+        { network },
+        undefined,
+        intent.key(),
+      );
+      intent.renew();
     } catch (failure) {
       refusal.show(failure);
     }

@@ -9,7 +9,10 @@ import { useOnceAtATime } from '../components/use-once-at-a-time';
 import { Link } from '../router';
 import { useFeed, useSession } from '../session';
 import { VmDisks, VmPorts } from './vm-devices';
+import { VmEndDate } from './vm-end-date';
 import { VmResize } from './vm-resize';
+import { VmSnapshots } from './vm-snapshots';
+import { VmUsage } from './vm-usage';
 
 const POWER_ACTIONS = [
   { action: 'start', label: 'Start', when: ['POWERED_OFF', 'SUSPENDED'] },
@@ -25,7 +28,7 @@ const POWER_ACTIONS = [
  * whose progress and result arrive on the same stream; terminate, followed by its order.
  */
 export function VmPage({ uuid }: { uuid: string }) {
-  const { api } = useSession();
+  const { api, user } = useSession();
   const vm = useLoad(`vm-${uuid}`, (signal) =>
     api.get<Vm>(fillPath(API_PATHS.vmwareVirtualMachine, { uuid }), signal),
   );
@@ -34,7 +37,7 @@ export function VmPage({ uuid }: { uuid: string }) {
   const [terminateOrder, setTerminateOrder] = useState<string | undefined>();
   const [resourceState, setResourceState] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
-  const [consoleUrl, setConsoleUrl] = useState<string | undefined>();
+  const [consoleUrl, setConsoleUrl] = useState<{ vmrc?: string; web?: string }>({});
   const [sending, setSending] = useState<VmAction | undefined>();
 
   useFeed(['VmChanged'], (event) => {
@@ -49,13 +52,15 @@ export function VmPage({ uuid }: { uuid: string }) {
     if (resource.uuid === vm.data?.marketplace_resource_uuid) setResourceState(resource.state);
   });
 
-  const openConsole = async () => {
+  // The web console is a single-use ticket vCenter makes for this VM; the VMRC link carries no
+  // ticket (VMRC asks for a vCenter account of one's own), so it is offered to staff only.
+  const openConsole = async (kind: 'vmrc' | 'web') => {
     setFailure(undefined);
+    const path =
+      kind === 'web' ? API_PATHS.vmwareVirtualMachineWebConsole : API_PATHS.vmwareVirtualMachineConsole;
     try {
-      const answer = await api.get<{ url: string }>(
-        fillPath(API_PATHS.vmwareVirtualMachineConsole, { uuid }),
-      );
-      setConsoleUrl(answer.url);
+      const answer = await api.get<{ url: string }>(fillPath(path, { uuid }));
+      setConsoleUrl((urls) => ({ ...urls, [kind]: answer.url }));
     } catch (refusal) {
       setFailure(messageOf(refusal));
     }
@@ -145,16 +150,28 @@ export function VmPage({ uuid }: { uuid: string }) {
         <dt>VMware Tools</dt>
         <dd>{current.tools_state}</dd>
       </dl>
+      <VmEndDate marketplaceResourceUuid={current.marketplace_resource_uuid} />
       <h2>Console</h2>
-      {consoleUrl ? (
+      {consoleUrl.web ? (
         <p>
-          <a href={consoleUrl}>Open in VMware Remote Console</a> (a one-time ticket)
+          Web console (WebMKS) URL, for this VM only, single use and short-lived:{' '}
+          <code>{consoleUrl.web}</code>
         </p>
       ) : (
-        <button type="button" className="secondary" onClick={() => void openConsole()}>
-          Get a console link
+        <button type="button" className="secondary" onClick={() => void openConsole('web')}>
+          Get a web console ticket
         </button>
       )}
+      {user.is_staff &&
+        (consoleUrl.vmrc ? (
+          <p>
+            <a href={consoleUrl.vmrc}>Open in VMware Remote Console</a> (asks for your vCenter account)
+          </p>
+        ) : (
+          <button type="button" className="secondary" onClick={() => void openConsole('vmrc')}>
+            Get a VMRC link
+          </button>
+        ))}
       <VmResize
         key={`${current.cores}-${current.cores_per_socket}-${current.ram}`}
         vm={current}
@@ -162,6 +179,8 @@ export function VmPage({ uuid }: { uuid: string }) {
       />
       <VmDisks vm={current} onOperation={setOperation} />
       <VmPorts vm={current} onOperation={setOperation} />
+      <VmSnapshots vm={current} onOperation={setOperation} />
+      <VmUsage uuid={current.uuid} />
       <h2>Terminate</h2>
       {terminateOrder ? (
         <p>

@@ -18,6 +18,11 @@ export const API_PATHS = {
   providerOffering: '/api/marketplace-provider-offerings/{uuid}/',
   publicOfferings: '/api/marketplace-public-offerings/',
   publicOffering: '/api/marketplace-public-offerings/{uuid}/',
+  /** The offering's plans, where every plan's `url` points (Waldur's path and parameter names). */
+  publicOfferingPlans: '/api/marketplace-public-offerings/{uuid}/plans/',
+  publicOfferingPlan: '/api/marketplace-public-offerings/{uuid}/plans/{plan_uuid}/',
+  /** An offering's service settings (its `scope`): a vSphere offering's vCenter integration. */
+  serviceSettings: '/api/service-settings/{uuid}/',
   plans: '/api/marketplace-plans/',
   plan: '/api/marketplace-plans/{uuid}/',
   orders: '/api/marketplace-orders/',
@@ -32,6 +37,12 @@ export const API_PATHS = {
   /** SSE: every change the caller may see, filtered by the query. */
   events: '/api/events',
   vmwareTemplates: '/api/vmware-templates/',
+  vmwareTemplate: '/api/vmware-templates/{uuid}/',
+  /** One cluster, network, datastore or folder the caller's list of that kind holds. */
+  vmwareCluster: '/api/vmware-clusters/{uuid}/',
+  vmwareNetwork: '/api/vmware-networks/{uuid}/',
+  vmwareDatastore: '/api/vmware-datastores/{uuid}/',
+  vmwareFolder: '/api/vmware-folders/{uuid}/',
   vmwareClusters: '/api/vmware-clusters/',
   vmwareNetworks: '/api/vmware-networks/',
   vmwareDatastores: '/api/vmware-datastores/',
@@ -50,6 +61,14 @@ export const API_PATHS = {
   vmwareDiskExtend: '/api/vmware-disks/{uuid}/extend/',
   vmwarePorts: '/api/vmware-ports/',
   vmwarePort: '/api/vmware-ports/{uuid}/',
+  vmwareVirtualMachineCreateSnapshot: '/api/vmware-virtual-machine/{uuid}/create_snapshot/',
+  vmwareVirtualMachineSnapshots: '/api/vmware-virtual-machine/{uuid}/snapshots/',
+  vmwareVirtualMachineRemoveAllSnapshots: '/api/vmware-virtual-machine/{uuid}/remove_all_snapshots/',
+  /** The VM's usage: `?metric=cpu,memory,disk,network&period=hour|day|week`. */
+  vmwareVirtualMachineStats: '/api/vmware-virtual-machine/{uuid}/stats/',
+  vmwareSnapshots: '/api/vmware-snapshots/',
+  vmwareSnapshot: '/api/vmware-snapshots/{uuid}/',
+  vmwareSnapshotRevert: '/api/vmware-snapshots/{uuid}/revert/',
 } as const;
 
 /** `/api/vmware-virtual-machine/{uuid}/shutdown_guest/`: a VM action taken without a body (202). */

@@ -26,6 +26,7 @@ describe("the portal's pages as the gateway recognises them", () => {
       '/resources',
       '/vms',
       '/vms/abc/',
+      '/projects/abc',
     ])
       expect([path, isWebPath(path)]).toEqual([path, true]);
   });

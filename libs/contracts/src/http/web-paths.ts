@@ -12,6 +12,7 @@ export const WEB_PATHS = {
   resources: '/resources',
   vms: '/vms',
   vm: '/vms/:uuid',
+  project: '/projects/:uuid',
   providerOrders: '/provider/orders',
   providerOfferings: '/provider/offerings',
   providerOffering: '/provider/offerings/:uuid',

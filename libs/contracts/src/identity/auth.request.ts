@@ -25,8 +25,9 @@ export const loginBody = z.strictObject({ username: text(150), password: secret(
 /**
  * `POST /api-auth/password/`: core NATS request-reply, asked by the gateway without a token,
  * answered by the order service with a new token, or with one message for a wrong username and a
- * wrong password alike. Attempts are counted per client address (and username) in Postgres;
- * past the limit the answer is 429 until the window ends.
+ * wrong password alike. Attempts are counted per username from the client's address, per
+ * username from any address and per address, in Postgres; past a limit the answer is 429 until
+ * the window ends. The address is the gateway's view of the client (`TRUSTED_PROXIES`).
  */
 export const LOGIN_OPERATION = publicOperation('marketplace.auth.login', loginBody);
 

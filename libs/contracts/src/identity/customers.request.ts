@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operation, paginationQuery, uuidParams } from './operation';
+import { quotaViewSchema, setQuotasBody } from './quotas';
 import { customerGrantBody } from './role-grants';
 import { email, queryText, text } from './wire-fields';
 
@@ -37,6 +38,8 @@ export const customerViewSchema = z.object({
   /** A customer that owns offerings is a service provider; its owners act for it. */
   is_service_provider: z.boolean(),
   created: z.iso.datetime({ offset: true }),
+  /** Its quotas with their usage: on a single customer (GET, set_quotas), not in lists. */
+  quotas: z.array(quotaViewSchema).optional(),
 });
 export type CustomerView = z.infer<typeof customerViewSchema>;
 
@@ -56,5 +59,6 @@ export const CUSTOMER_OPERATIONS = {
     query: z.object(paginationQuery),
   }),
   addUser: operation('marketplace.customers.add-user', { params: uuidParams, body: customerGrantBody }),
+  setQuotas: operation('marketplace.customers.set-quotas', { params: uuidParams, body: setQuotasBody }),
   deleteUser: operation('marketplace.customers.delete-user', { params: uuidParams, body: customerGrantBody }),
 };

@@ -1,28 +1,26 @@
 import { z } from 'zod';
+import { requestMetaSchema, type RequestMeta } from './request-meta';
 import { messages, queryInteger } from './wire-fields';
 
 /** The network address a request came from, as the gateway saw it: what login throttling counts by. */
 const clientAddress = z.string().min(1).max(64);
 
 /**
- * Who asks, and from where (the address throttles guesses of a current password): either the
- * `Authorization: Token` key as the client sent it, which the order service resolves in the same
- * round trip as the operation (a REST request costs one NATS request, and a revoked token stops
- * at once), or the user a token was already resolved to (the gateway's follow-up questions).
+ * Who asks, and from where (the address throttles guesses of a current password): the
+ * `Authorization: Token` key as the client sent it, which the answering service resolves itself
+ * (the order service in the same round trip as the operation, the vSphere adapter by asking the
+ * order service), so that a revoked token stops at once. Never a user id: no service acts on a
+ * user the gateway asserts, so a stolen gateway credential cannot claim to be anyone (a request
+ * naming `user_uuid` is refused as an unknown field).
  */
-export const callerSchema = z
-  .strictObject({
-    user_uuid: z.uuid().optional(),
-    token: z.string().min(1).max(200).optional(),
-    address: clientAddress.optional(),
-  })
-  .refine((caller) => (caller.user_uuid === undefined) !== (caller.token === undefined), {
-    message: 'Give either the user or the token.',
-  });
+export const callerSchema = z.strictObject({
+  token: z.string().min(1).max(200),
+  address: clientAddress.optional(),
+});
 export type Caller = z.infer<typeof callerSchema>;
 
 /** A caller once the order service has resolved its token: always a user. */
-export type ResolvedCaller = Omit<Caller, 'user_uuid' | 'token'> & { user_uuid: string };
+export type ResolvedCaller = Omit<Caller, 'token'> & { user_uuid: string };
 
 /** Who asks a public operation (login): nobody yet, only an address. */
 export const clientSchema = z.strictObject({ address: clientAddress });
@@ -51,8 +49,8 @@ const noBody = z.strictObject({});
 /**
  * One request a service answers for the gateway: a NATS pattern and the HTTP parts it is made of.
  * The gateway validates each part as it arrives (a 400 names the field); the service validates the
- * whole `request` again, so nothing reaches it unchecked, whoever sends it. `C` is the caller as the
- * answering service needs it (the order service: the user; the vSphere adapter: with customers).
+ * whole `request` again, so nothing reaches it unchecked, whoever sends it. `C` is the caller as it
+ * travels (today always the token, `callerSchema`).
  */
 export interface Operation<
   P extends z.ZodType,
@@ -65,12 +63,25 @@ export interface Operation<
   readonly params: P;
   readonly query: Q;
   readonly body: B;
-  readonly request: z.ZodObject<{ caller: C; params: P; query: Q; body: B }>;
+  readonly request: z.ZodObject<{
+    caller: C;
+    params: P;
+    query: Q;
+    body: B;
+    meta: z.ZodOptional<typeof requestMetaSchema>;
+  }>;
 }
 
+/** An operation's request as a service's work sees it: validated, the caller resolved to a user. */
 export type OperationRequest<O> =
-  O extends Operation<infer P, infer Q, infer B, infer C>
-    ? { caller: z.output<C>; params: z.output<P>; query: z.output<Q>; body: z.output<B> }
+  O extends Operation<infer P, infer Q, infer B>
+    ? {
+        caller: ResolvedCaller;
+        params: z.output<P>;
+        query: z.output<Q>;
+        body: z.output<B>;
+        meta?: RequestMeta;
+      }
     : never;
 
 /** The raw parts as the gateway forwards them: strings from the path and query, JSON from the body. */
@@ -79,6 +90,7 @@ export interface OperationPayload {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
+  meta?: RequestMeta;
 }
 
 /** The `operation()` of a service whose requests carry the caller as `callerSchema` describes it. */
@@ -97,12 +109,12 @@ export function operationsWithCaller<C extends z.ZodType>(caller: C) {
       params,
       query,
       body,
-      request: z.strictObject({ caller, params, query, body }),
+      request: z.strictObject({ caller, params, query, body, meta: requestMetaSchema.optional() }),
     };
   };
 }
 
-/** An operation of the order service: the caller is the user the gateway resolved. */
+/** An operation of the order service: the caller is the user's token, resolved by the service. */
 export const operation = operationsWithCaller(callerSchema);
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operation, paginationQuery, uuidParams } from './operation';
+import { quotaViewSchema, setQuotasBody } from './quotas';
 import { projectGrantBody } from './role-grants';
 import { hyperlink, messages, queryText, text } from './wire-fields';
 
@@ -23,6 +24,8 @@ export const projectViewSchema = z.object({
   customer_uuid: z.uuid(),
   customer_name: z.string(),
   created: z.iso.datetime({ offset: true }),
+  /** Its quotas with their usage: on a single project (GET, set_quotas), not in lists. */
+  quotas: z.array(quotaViewSchema).optional(),
 });
 export type ProjectView = z.infer<typeof projectViewSchema>;
 
@@ -43,5 +46,6 @@ export const PROJECT_OPERATIONS = {
     query: z.object(paginationQuery),
   }),
   addUser: operation('marketplace.projects.add-user', { params: uuidParams, body: projectGrantBody }),
+  setQuotas: operation('marketplace.projects.set-quotas', { params: uuidParams, body: setQuotasBody }),
   deleteUser: operation('marketplace.projects.delete-user', { params: uuidParams, body: projectGrantBody }),
 };

@@ -16,6 +16,7 @@ export const price = z
   .pipe(
     z
       .string()
+      .max(32, { error: 'Ensure the price is a number ≥ 0 with at most 4 decimal places.', abort: true })
       .regex(/^\d{1,12}(\.\d{1,4})?$/, 'Ensure the price is a number ≥ 0 with at most 4 decimal places.'),
   );
 
@@ -48,6 +49,8 @@ export const offeringViewSchema = z.object({
   customer_uuid: z.uuid(),
   customer_name: z.string(),
   terms_of_service: z.string(),
+  /** How many days ahead a resource's end date may be set (Waldur's plugin option); null: no limit. */
+  max_resource_termination_offset_in_days: z.number().int().nullable().optional(),
   components: z.array(componentViewSchema),
   plans: z.array(planViewSchema),
   created: z.iso.datetime({ offset: true }),
@@ -69,7 +72,17 @@ export const createOfferingBody = z.strictObject({
   type: z.enum(OFFERING_TYPES, { error: `Must be one of: ${OFFERING_TYPES.join(', ')}.` }),
   customer: hyperlink('customers'),
 });
-export const updateOfferingBody = z.strictObject(offeringFields).partial();
+export const updateOfferingBody = z
+  .strictObject({
+    ...offeringFields,
+    max_resource_termination_offset_in_days: z
+      .number({ error: messages.integer })
+      .int(messages.integer)
+      .min(1, messages.minValue(1))
+      .max(36_500, messages.maxValue(36_500))
+      .nullable(),
+  })
+  .partial();
 
 export const offeringListQuery = z.object({
   ...paginationQuery,
@@ -107,9 +120,25 @@ export const PROVIDER_OFFERING_OPERATIONS = {
   integration: operation('marketplace.provider-offerings.integration', { params: uuidParams }),
 };
 
+/** A plan under its public offering (Waldur's `/api/marketplace-public-offerings/{uuid}/plans/{plan_uuid}/`). */
+export const offeringPlanParams = z.strictObject({
+  uuid: z.uuid({ error: messages.uuid }),
+  plan_uuid: z.uuid({ error: messages.uuid }),
+});
+
+/**
+ * The catalogue: Active offerings, and their plans (not archived) under them, as Waldur's
+ * `marketplace_public_offerings_plans_list|retrieve` serve them: the same plan views as
+ * `/api/marketplace-plans/`, with the offering's visibility (nobody sees a Draft one here).
+ */
 export const PUBLIC_OFFERING_OPERATIONS = {
   list: operation('marketplace.public-offerings.list', { query: offeringListQuery.omit({ state: true }) }),
   get: operation('marketplace.public-offerings.get', { params: uuidParams }),
+  plans: operation('marketplace.public-offerings.plans.list', {
+    params: uuidParams,
+    query: z.object(paginationQuery),
+  }),
+  plan: operation('marketplace.public-offerings.plans.get', { params: offeringPlanParams }),
 };
 
 export const planListQuery = z.object({

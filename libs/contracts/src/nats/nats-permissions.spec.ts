@@ -1,5 +1,6 @@
 import * as contracts from '../index';
-import { topology, VMWARE_OFFERING_TYPE, type Topology } from '../topology';
+import { VMWARE_VM_TYPE } from '../marketplace/offering-types';
+import { topology, type Topology } from '../topology';
 import {
   CONSUMER_OWNERS,
   NATS_APPS,
@@ -33,7 +34,7 @@ const maySubscribe = (perms: NatsPermissions, subject: string) =>
 function eventSubjects(names: Topology): [string, string][] {
   return Object.entries(names.subjects).map(([key, value]) => [
     key,
-    typeof value === 'function' ? value(VMWARE_OFFERING_TYPE) : value,
+    typeof value === 'function' ? value(VMWARE_VM_TYPE) : value,
   ]);
 }
 
@@ -58,11 +59,7 @@ describe('NATS permissions', () => {
 
   it('finds the request patterns it checks (the walk over the exports sees them)', () => {
     expect(requestPatterns()).toEqual(
-      expect.arrayContaining([
-        'marketplace.users.update',
-        'marketplace.backbone-orders.create',
-        'scheduler.health',
-      ]),
+      expect.arrayContaining(['marketplace.users.update', 'marketplace.orders.create', 'scheduler.health']),
     );
   });
 

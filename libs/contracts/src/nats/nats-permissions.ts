@@ -39,6 +39,7 @@ export const CONSUMER_OWNERS: Readonly<Record<ConsumerKey, NatsApp>> = {
   orderServiceOutcomes: 'order-service',
   orderServiceVmChanges: 'order-service',
   adapterSyncRequested: 'vsphere-adapter',
+  adapterOfferingChanges: 'vsphere-adapter',
 };
 
 export interface RequestRoute {
@@ -50,15 +51,27 @@ export interface RequestRoute {
 
 /**
  * Requests by the first token of their pattern (`marketplace.users.update` → `marketplace`). The
- * order service asks the adapter to validate orders (`vsphere.…`, to come); the gateway asks every
- * service, health included.
+ * gateway may send only user requests, which carry the user's token and nothing the answering
+ * service would take on trust (`callerSchema`): the order service's (`marketplace`), the adapter's
+ * (`vsphere`), the scheduler's, health included. Requests without a caller, which the answering
+ * service carries out on the sender's word, have a first token of their own that only their one
+ * sending service may use: the order service asks the adapter `vsphere-internal.…` (integrations,
+ * order validation) after it checked the caller itself; the scheduler asks `sync-targets.…`.
  */
 export const REQUEST_ROUTES: Readonly<Record<string, RequestRoute>> = {
   marketplace: { responder: 'order-service', requesters: ['gateway'] },
+  // Who a token belongs to, with their grants: for SSE (the gateway) and every request the adapter answers.
+  callers: { responder: 'order-service', requesters: ['gateway', 'vsphere-adapter'] },
+  // The order service stops a VM whose end date came, with its system user's token (checked as any).
   vsphere: { responder: 'vsphere-adapter', requesters: ['gateway', 'order-service'] },
+  'vsphere-internal': { responder: 'vsphere-adapter', requesters: ['order-service'] },
   scheduler: { responder: 'sync-scheduler', requesters: ['gateway'] },
   // The scheduler asks the order service which offerings to keep synchronised, and nothing else.
   'sync-targets': { responder: 'order-service', requesters: ['sync-scheduler'] },
+  // The scheduler's leader asks the order service to act on end dates that are due.
+  'end-dates': { responder: 'order-service', requesters: ['sync-scheduler'] },
+  // The adapter has the order service count a disk or resize asked on a VM against its quotas.
+  'quota-reservations': { responder: 'order-service', requesters: ['vsphere-adapter'] },
 };
 
 /**

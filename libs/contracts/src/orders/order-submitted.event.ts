@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EventContract } from '../envelope';
+import { ORDER_TYPES } from './order-views';
 
 /**
  * OrderSubmitted: an order reached `executing` and waits for its provider.
@@ -9,7 +10,7 @@ import type { EventContract } from '../envelope';
  */
 export const orderSubmittedSchema = z.object({
   orderUuid: z.uuid(),
-  orderType: z.enum(['Create', 'Update', 'Terminate']),
+  orderType: z.enum(ORDER_TYPES),
   offeringUuid: z.uuid(),
   offeringType: z.string().min(1),
   projectUuid: z.uuid(),

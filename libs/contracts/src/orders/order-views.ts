@@ -17,11 +17,23 @@ export const ORDER_STATES = [
 ] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
+/** The states of an order still under way: it may yet be approved, rejected, canceled or carried out. */
+export const PENDING_ORDER_STATES = [
+  'pending-consumer',
+  'pending-provider',
+  'executing',
+] as const satisfies readonly OrderState[];
+export type PendingOrderState = (typeof PENDING_ORDER_STATES)[number];
+
+const TERMINAL = ['done', 'erred', 'canceled', 'rejected'] as const satisfies readonly OrderState[];
+export type TerminalOrderState = (typeof TERMINAL)[number];
 /** Waldur's TERMINAL_STATES: an order here never moves again, except `erred` by `retry`. */
-export const TERMINAL_ORDER_STATES: readonly OrderState[] = ['done', 'erred', 'canceled', 'rejected'];
+export const TERMINAL_ORDER_STATES: readonly OrderState[] = TERMINAL;
 
 export const ORDER_TYPES = ['Create', 'Update', 'Terminate'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
+/** The orders a resource's own actions make (`update_limits`, `terminate`). */
+export type ChangeOrderType = Exclude<OrderType, 'Create'>;
 
 export const RESOURCE_STATES = ['Creating', 'OK', 'Erred', 'Updating', 'Terminating', 'Terminated'] as const;
 export type ResourceState = (typeof RESOURCE_STATES)[number];
@@ -80,6 +92,13 @@ export const resourceViewSchema = z.object({
   limits: z.record(z.string(), z.number()),
   cost: z.string().nullable(),
   error_message: z.string(),
+  /** Waldur's `end_date`: when the system terminates the resource (a Terminate order), or null. */
+  // Optional: ResourceStateChanged carries this view, and a published event only gains optional fields.
+  end_date: z.iso.datetime({ offset: true }).nullable().optional(),
+  /** Who set the end date last (Waldur's `end_date_requested_by`), or null. */
+  end_date_requested_by_uuid: z.uuid().nullable().optional(),
+  /** The warnings before the end date already given, as their lead times in seconds. */
+  end_date_warnings: z.array(z.number().int()).optional(),
   created: z.iso.datetime({ offset: true }),
   modified: z.iso.datetime({ offset: true }),
 });

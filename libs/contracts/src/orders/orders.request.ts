@@ -112,6 +112,10 @@ export const resourceListQuery = z.object({
 
 export const terminateResourceBody = z.strictObject({ attributes: orderAttributes.default({}) });
 export const updateLimitsBody = z.strictObject({ limits: orderLimits });
+/** Waldur's `end_date`: an ISO date or date-time with its offset, or null to remove it. */
+export const setEndDateBody = z.strictObject({
+  end_date: z.union([z.string({ error: messages.string }).max(40, messages.maxLength(40)), z.null()]),
+});
 
 /** What `terminate` and `update_limits` answer: the order they created. */
 export const orderCreatedViewSchema = z.object({ order_uuid: z.uuid() });
@@ -130,4 +134,6 @@ export const RESOURCE_OPERATIONS = {
     params: uuidParams,
     body: updateLimitsBody,
   }),
+  /** When the system terminates the resource (`POST /api/marketplace-resources/{uuid}/set_end_date/`). */
+  setEndDate: operation('marketplace.resources.set-end-date', { params: uuidParams, body: setEndDateBody }),
 };

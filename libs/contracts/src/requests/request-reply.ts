@@ -8,9 +8,10 @@ export type RequestReply<T> =
 
 /**
  * 401 answers a token that resolves to nobody; 403 a caller who may see but not act; 404 one who may
- * not see; 503 a service that cannot reach a dependency of its own (its Postgres) right now.
+ * not see; 422 an `Idempotency-Key` reused with another request; 503 a service that cannot reach a
+ * dependency of its own (its Postgres) right now, or cannot finish before the gateway's deadline.
  */
-export type ErrorCode = 400 | 401 | 403 | 404 | 409 | 503;
+export type ErrorCode = 400 | 401 | 403 | 404 | 409 | 422 | 503;
 
 export function ok<T>(data: T): RequestReply<T> {
   return { status: 'ok', data };

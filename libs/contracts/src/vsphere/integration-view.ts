@@ -50,6 +50,11 @@ export const integrationViewSchema = z.object({
   max_disk: z.number().int().nullable(),
   max_disk_total: z.number().int().nullable(),
   max_cores_per_socket: z.number().int().nullable(),
+  /** The snapshot limits (absent in older events): see service-attributes.ts. */
+  max_snapshots: z.number().int().optional(),
+  snapshot_max_age_hours: z.number().int().optional(),
+  memory_snapshots: z.boolean().optional(),
+  /** On unless the provider turned it off; off is also one of the `warnings`. */
   verify_ssl: z.boolean(),
   /** The CA certificate(s) trusted when verify_ssl is on (public material), or null. */
   ca_pem: z.string().nullable(),
@@ -68,6 +73,11 @@ export const integrationViewSchema = z.object({
   skipped: z.array(skippedObjectSchema),
   /** The adapter runs in basic mode: one cluster, network, datastore and folder per organisation. */
   basic_mode: z.boolean(),
+  /**
+   * What weakens this connection and the provider should know, in words (e.g. verify_ssl off:
+   * vCenter's certificate is not checked). Empty when nothing does; absent in older events.
+   */
+  warnings: z.array(z.string()).optional(),
   created: z.iso.datetime({ offset: true }),
   modified: z.iso.datetime({ offset: true }),
 });

@@ -20,6 +20,8 @@ export const templateViewSchema = z.object({
   os_version: z.string(),
   /** vCenter's guest OS identifier, e.g. UBUNTU_64, WINDOWS_SERVER_2019. */
   guest_os: z.string(),
+  /** Its readable name, as Waldur's `guest_os_name`: "Ubuntu Linux (64-bit)". */
+  guest_os_name: z.string(),
   cores: z.number().int(),
   cores_per_socket: z.number().int(),
   ram: z.number().int(),
@@ -59,6 +61,12 @@ export const limitsViewSchema = z.object({
   max_ram: z.number().int().nullable(),
   max_disk: z.number().int().nullable(),
   max_disk_total: z.number().int().nullable(),
+  /** Snapshots a VM may have at once; absent in older answers. */
+  max_snapshots: z.number().int().optional(),
+  /** Hours after which a snapshot is flagged as too old. */
+  snapshot_max_age_hours: z.number().int().optional(),
+  /** Whether snapshots may include the VM's memory. */
+  memory_snapshots: z.boolean().optional(),
 });
 export type LimitsView = z.infer<typeof limitsViewSchema>;
 
@@ -75,5 +83,10 @@ export const inventoryListQueryFields = {
    * sees the union over the organisations they belong to; staff see every object.
    */
   customer_uuid: optionalUuid('Only what is available to this organisation'),
+  /**
+   * Waldur's filter by service settings: a vSphere offering's are its vCenter integration, keyed
+   * by the offering (its `scope_uuid`), so this is `offering_uuid` by Waldur's name.
+   */
+  settings_uuid: optionalUuid("Only objects of these service settings (the offering's scope_uuid)"),
   name: z.string().max(150).optional().meta({ description: 'Name contains (case-insensitive)' }),
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ORDER_TYPES } from '../orders/order-views';
 
 /**
- * `vsphere.orders.validate`: asked by the order service before it stores a `VMware.VirtualMachine`
+ * `vsphere-internal.orders.validate`: asked by the order service before it stores a `VMware.VirtualMachine`
  * order (and for a dry run), answered by the vSphere adapter with RequestReply<VsphereOrderValidation>.
  * The order service has already checked the caller, the project, the offering and the plan; the
  * adapter checks what only it knows: the template, the offering's maximums, the placement the
@@ -13,7 +13,7 @@ import { ORDER_TYPES } from '../orders/order-views';
  * available for this customer.", "Default cluster is not defined for this service."); a VM in the
  * wrong power state is a 409 with the reason in `detail`.
  */
-export const VSPHERE_ORDER_VALIDATION = 'vsphere.orders.validate';
+export const VSPHERE_ORDER_VALIDATION = 'vsphere-internal.orders.validate';
 
 export const vsphereOrderValidationRequestSchema = z.strictObject({
   offering_uuid: z.uuid(),

@@ -1,6 +1,11 @@
 import { parseRequest } from '@app/messaging/requests/parse-request';
 import { integrationUpdateRequestSchema } from './integration-update.request';
-import { backendUrlProblem, normaliseBackendUrl, parseLooseBoolean } from './service-attributes';
+import {
+  backendUrlProblem,
+  normaliseBackendUrl,
+  parseLooseBoolean,
+  pemCertificateBlocks,
+} from './service-attributes';
 
 const OFFERING = '0f5e2c1a-3b4d-4e5f-8a6b-7c8d9e0f1a2b';
 const update = (service_attributes: Record<string, unknown>) =>
@@ -142,5 +147,28 @@ describe('the other fields', () => {
       ok: true,
       value: { service_attributes: { ca_pem: null } },
     });
+  });
+});
+
+describe('bounded input before any pattern', () => {
+  const oversized = '-----BEGIN CERTIFICATE-----'.repeat(9_500); // 250 KiB of openings, no end
+
+  it('refuses an oversized ca_pem by its length alone', () => {
+    expect(update({ ca_pem: oversized })).toEqual({
+      ok: false,
+      reply: {
+        status: 'error',
+        code: 400,
+        fields: { 'service_attributes.ca_pem': ['Ensure this field has no more than 65536 characters.'] },
+      },
+    });
+  });
+
+  it('finds PEM blocks in one pass, also in a body of openings only', () => {
+    expect(pemCertificateBlocks('x-----BEGIN CERTIFICATE-----\nAA\n-----END CERTIFICATE-----y')).toEqual([
+      '-----BEGIN CERTIFICATE-----\nAA\n-----END CERTIFICATE-----',
+    ]);
+    expect(pemCertificateBlocks('-----BEGIN CERTIFICATE----------END CERTIFICATE-----')).toEqual([]);
+    expect(pemCertificateBlocks(oversized.slice(0, 65_000))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages, text } from '../identity/wire-fields';
+import { maxLengthFirst, messages, text } from '../identity/wire-fields';
 
 /**
  * The offering's vCenter connection as Waldur's `service_attributes` name it
@@ -54,7 +54,7 @@ export function normaliseBackendUrl(value: string): string {
 const backendUrl = () =>
   z
     .string({ error: messages.string })
-    .max(500, messages.maxLength(500))
+    .max(500, maxLengthFirst(500))
     .superRefine((value, ctx) => {
       const problem = backendUrlProblem(value);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
@@ -76,17 +76,46 @@ const maximum = () =>
     )
     .nullable();
 
+/** A whole number in [min, max] (a JSON number or a string of digits). */
+const bounded = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
+    z
+      .number({ error: messages.integer })
+      .int(messages.integer)
+      .min(min, messages.minValue(min))
+      .max(max, messages.maxValue(max)),
+  );
+
 const looseBoolean = () =>
   z.preprocess((value) => parseLooseBoolean(value) ?? value, z.boolean({ error: messages.boolean }));
 
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+const PEM_BEGIN = '-----BEGIN CERTIFICATE-----';
+const PEM_END = '-----END CERTIFICATE-----';
+const CA_PEM_MAX = 65_536;
+
+/**
+ * The `-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----` blocks of a PEM bundle, in order,
+ * found by plain string search: one pass over the text whatever it holds (a lazy pattern over a
+ * body of many BEGIN lines without an END is quadratic). Pure.
+ */
+export function pemCertificateBlocks(pem: string): string[] {
+  const blocks: string[] = [];
+  for (let from = pem.indexOf(PEM_BEGIN); from !== -1;) {
+    const end = pem.indexOf(PEM_END, from + PEM_BEGIN.length + 1);
+    if (end === -1) break;
+    blocks.push(pem.slice(from, end + PEM_END.length));
+    from = pem.indexOf(PEM_BEGIN, end + PEM_END.length);
+  }
+  return blocks;
+}
 
 /** PEM certificate(s) of the CA to trust; `null` or "" clears it. */
 const caPem = () =>
   z
     .string({ error: messages.string })
-    .max(65_536, messages.maxLength(65_536))
-    .refine((value) => value.trim() === '' || PEM_CERTIFICATE.test(value), {
+    .max(CA_PEM_MAX, maxLengthFirst(CA_PEM_MAX))
+    .refine((value) => value.trim() === '' || pemCertificateBlocks(value).length > 0, {
       message: 'Enter one or more PEM certificates (-----BEGIN CERTIFICATE----- ...).',
     })
     .transform((value) => (value.trim() === '' ? null : value.trim()))
@@ -100,8 +129,8 @@ export const serviceAttributesSchema = z.strictObject({
   /** Its password: stored encrypted by the adapter, never returned, logged or published. */
   password: z
     .string({ error: messages.string })
+    .max(255, maxLengthFirst(255))
     .min(1, messages.blank)
-    .max(255, messages.maxLength(255))
     .optional(),
   /** Name of the cluster new VMs go to when the organisation has none assigned; "" clears it. */
   default_cluster_label: text(255, { blank: true }).optional(),
@@ -113,7 +142,16 @@ export const serviceAttributesSchema = z.strictObject({
   /** MiB, all disks of a VM together. */
   max_disk_total: maximum().optional(),
   max_cores_per_socket: maximum().optional(),
-  /** Verify vCenter's TLS certificate; off by default (vCenter is commonly self-signed). */
+  /** Snapshots a VM may have at once (default 3; 0 turns snapshots off; vCenter's chain limit is 32). */
+  max_snapshots: bounded(0, 32).optional(),
+  /** Hours after which a snapshot is flagged as too old (default 72, vCenter's best-practice figure). */
+  snapshot_max_age_hours: bounded(1, 8760).optional(),
+  /** Whether snapshots may include the VM's memory (default true). */
+  memory_snapshots: looseBoolean().optional(),
+  /**
+   * Verify vCenter's TLS certificate; on by default (with `ca_pem` for a self-signed vCenter).
+   * Turning it off is the provider's explicit choice, and the integration view warns of it.
+   */
   verify_ssl: looseBoolean().optional(),
   /** The CA to trust when `verify_ssl` is on (otherwise the system's CAs). */
   ca_pem: caPem().optional(),

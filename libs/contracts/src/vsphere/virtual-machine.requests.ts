@@ -17,7 +17,11 @@ export type VmAction = (typeof VM_ACTIONS)[number];
  * A VM's id in our paths: vCenter's instance uuid (a moref for the rare VM without one), so letters,
  * digits and dashes only; anything else (a NUL, a slash) is refused before it reaches a query.
  */
-export const vmUuidField = () => z.string().regex(/^[0-9A-Za-z-]{1,64}$/, 'Not a valid virtual machine id.');
+export const vmUuidField = () =>
+  z
+    .string()
+    .max(64, { error: 'Not a valid virtual machine id.', abort: true })
+    .regex(/^[0-9A-Za-z-]{1,64}$/, 'Not a valid virtual machine id.');
 
 const vmParams = z.strictObject({ uuid: vmUuidField() });
 

@@ -20,3 +20,10 @@ export const vmChangedSchema = z.object({
 export type VmChanged = z.infer<typeof vmChangedSchema>;
 
 export const VmChangedEvent: EventContract<VmChanged> = { type: 'VmChanged', schema: vmChangedSchema };
+
+/**
+ * The error a VmChanged carries (`vm.state` ERRED) when a pull found the VM gone from vCenter
+ * (deleted there directly): the order service then counts the VM's resource as using nothing.
+ * The adapter records it with this message (its `VM_GONE`).
+ */
+export const VM_GONE_FROM_VCENTER = 'The virtual machine no longer exists in vCenter.';

@@ -58,6 +58,30 @@ export const portViewSchema = z.object({
 export type PortView = z.infer<typeof portViewSchema>;
 
 /**
+ * A snapshot of a VM as vCenter keeps it in the VM's snapshot tree (Waldur-style
+ * `vmware-snapshots`). `backend_id` is vCenter's managed object id (`snapshot-12`); `parent_uuid`
+ * and `children` give the tree; `current` is the snapshot the VM runs from; `memory` whether the
+ * VM's memory was saved (vCenter's `state` of the snapshot is poweredOn), so a revert powers the VM
+ * on, else off. `created` is vCenter's createTime; `warnings` says when it is older than the
+ * offering allows (`snapshot_max_age_hours`).
+ */
+export const snapshotViewSchema = z.object({
+  uuid: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  backend_id: z.string(),
+  vm_uuid: z.string(),
+  parent_uuid: z.uuid().nullable(),
+  children: z.array(z.uuid()),
+  current: z.boolean(),
+  memory: z.boolean(),
+  quiesced: z.boolean(),
+  created: z.iso.datetime({ offset: true }),
+  warnings: z.array(z.string()),
+});
+export type SnapshotView = z.infer<typeof snapshotViewSchema>;
+
+/**
  * A VM an order made, as Waldur's `vmware-virtual-machine` shows it. `uuid` is vCenter's instance
  * uuid, the marketplace resource's `resource_uuid`. MiB for ram and disk; `disk` is the sum of the
  * disks' sizes.
@@ -77,6 +101,10 @@ export const virtualMachineViewSchema = z.object({
   tools_state: z.enum(TOOLS_STATES),
   disks: z.array(diskViewSchema),
   ports: z.array(portViewSchema),
+  /** Its snapshots, parents before children (absent in events older than snapshots). */
+  snapshots: z.array(snapshotViewSchema).optional(),
+  /** vCenter's `runtime.consolidationNeeded`: the disks need consolidation (a failed snapshot removal). */
+  consolidation_needed: z.boolean().optional(),
   marketplace_resource_uuid: z.uuid(),
   customer_uuid: z.uuid().nullable(),
   project_uuid: z.uuid().nullable(),
@@ -103,6 +131,10 @@ export const VM_OPERATION_KINDS = [
   'delete_disk',
   'create_port',
   'delete_port',
+  'create_snapshot',
+  'revert_snapshot',
+  'delete_snapshot',
+  'delete_all_snapshots',
 ] as const;
 export type VmOperationKind = (typeof VM_OPERATION_KINDS)[number];
 
@@ -122,6 +154,8 @@ export const vmOperationViewSchema = z.object({
   error_message: z.string(),
   disk_uuid: z.uuid().nullable(),
   port_uuid: z.uuid().nullable(),
+  /** The snapshot a revert or delete concerns (absent in older events). */
+  snapshot_uuid: z.uuid().nullable().optional(),
   created: z.iso.datetime({ offset: true }),
 });
 export type VmOperationView = z.infer<typeof vmOperationViewSchema>;

@@ -1,26 +1,25 @@
-import { z } from 'zod';
-import { operationsWithCaller, type Operation } from '../identity/operation';
+import type { z } from 'zod';
+import { callerSchema, operationsWithCaller, type Operation } from '../identity/operation';
+import { type CallerContext } from '../marketplace/caller-context.request';
 
 /**
- * Who asks the vSphere adapter, as the gateway resolved it from the order service: the user, whether
- * they are staff, and the customers (organisations) they belong to. The adapter owns no users: it
- * decides visibility from this context alone (staff see everything; others see what is assigned to
- * their customers, or the seed's defaults).
+ * Who asks the vSphere adapter, once it resolved the token the gateway forwarded: the order
+ * service's `CallerContext` (staff or not, owned customers, project grants). The adapter owns no
+ * users and trusts no caller the gateway asserts: it asks `callers.context` with the token and
+ * decides with the shared access policy (`identity/access-policy.ts`) from the answer alone.
  */
-export const vsphereCallerSchema = z.strictObject({
-  user_uuid: z.uuid(),
-  is_staff: z.boolean(),
-  customer_uuids: z.array(z.uuid()).max(10_000),
-});
-export type VsphereCaller = z.infer<typeof vsphereCallerSchema>;
+export type VsphereCaller = CallerContext;
 
-/** One request the vSphere adapter answers for the gateway, with the vSphere caller context. */
+/**
+ * One request the vSphere adapter answers for the gateway: the caller is the user's token (as for
+ * the order service), resolved by the adapter itself.
+ */
 export type VsphereOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = Operation<
   P,
   Q,
   B,
-  typeof vsphereCallerSchema
+  typeof callerSchema
 >;
 
-/** Like `operation()` of the order service's requests, with the vSphere caller context. */
-export const vsphereOperation = operationsWithCaller(vsphereCallerSchema);
+/** Like `operation()` of the order service's requests. */
+export const vsphereOperation = operationsWithCaller(callerSchema);

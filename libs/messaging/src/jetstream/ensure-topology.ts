@@ -4,7 +4,10 @@ import {
   JetStreamApiError,
   RetentionPolicy,
   StorageType,
+  type ConsumerConfig,
   type JetStreamManager,
+  type StreamConfig,
+  type StreamInfo,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { ConsumerPolicy } from './consumer-policy';
@@ -18,6 +21,9 @@ export interface StreamSpec {
   /** Copies of the stream on a cluster (NATS_STREAM_REPLICAS); 1 on a single server. */
   replicas: number;
 }
+
+/** How long a start waits for a stream's new copies before it goes on to its durables. */
+const REPLICA_SETTLE_MS = 30_000;
 
 // JetStream error codes, stable across server versions.
 const STREAM_NOT_FOUND = 10059;
@@ -47,8 +53,9 @@ export async function ensureStream(
     // An update with another count makes a clustered server add or drop copies, keeping the messages.
     num_replicas: spec.replicas,
   };
+  let current: StreamInfo;
   try {
-    await jsm.streams.info(spec.name);
+    current = await jsm.streams.info(spec.name);
   } catch (error) {
     if (!isApiError(error, STREAM_NOT_FOUND)) throw error;
     try {
@@ -58,9 +65,38 @@ export async function ensureStream(
       // Another instance created it between our two calls: fall through to the update. A refusal
       // as unavailable is not that race: it goes to the caller, who asks again.
       if (!(raceError instanceof JetStreamApiError) || isJetStreamUnavailable(raceError)) throw raceError;
+      current = await jsm.streams.info(spec.name);
     }
   }
-  if (mode === 'own') await jsm.streams.update(spec.name, config);
+  if (mode === 'createOnly' || streamMatches(current.config, config)) return;
+  await jsm.streams.update(spec.name, config);
+  if (current.config.num_replicas !== spec.replicas) await untilCopiesPlaced(jsm, spec);
+}
+
+function streamMatches(current: StreamConfig, wanted: Partial<StreamConfig>): boolean {
+  return (
+    current.num_replicas === wanted.num_replicas &&
+    current.max_age === wanted.max_age &&
+    current.duplicate_window === wanted.duplicate_window &&
+    current.retention === wanted.retention &&
+    current.storage === wanted.storage &&
+    [...current.subjects].sort().join(' ') === [...(wanted.subjects ?? [])].sort().join(' ')
+  );
+}
+
+/**
+ * Waits, within bounds, until the stream reports the new number of copies. The server answers a
+ * replica change before its meta group has applied it; a durable updated in that window is
+ * assigned from the stale record and keeps its old copies for good (nats-server 2.9's consumer
+ * update copies the group it finds), so the durables of this start must wait for the stream.
+ */
+async function untilCopiesPlaced(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+  const deadline = Date.now() + REPLICA_SETTLE_MS;
+  while (Date.now() < deadline) {
+    const info = await jsm.streams.info(spec.name).catch(() => undefined);
+    if ((info?.cluster?.replicas?.length ?? 0) === spec.replicas - 1) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 export interface DurableSpec {
@@ -92,7 +128,10 @@ export async function ensureDurableConsumer(
     num_replicas: 0,
   };
   try {
-    await jsm.consumers.info(spec.stream, spec.durable);
+    const current = await jsm.consumers.info(spec.stream, spec.durable);
+    // An update that changes nothing is not sent: sent while the stream's copies are being changed
+    // by its owner (another process, in a rolling change), it would undo the durable's new copies.
+    if (durableMatches(current.config, settings)) return;
   } catch (error) {
     if (!isApiError(error, CONSUMER_NOT_FOUND)) throw error;
     try {
@@ -108,4 +147,14 @@ export async function ensureDurableConsumer(
     }
   }
   await jsm.consumers.update(spec.stream, spec.durable, settings);
+}
+
+function durableMatches(current: ConsumerConfig, wanted: Partial<ConsumerConfig>): boolean {
+  return (
+    current.ack_policy === wanted.ack_policy &&
+    current.ack_wait === wanted.ack_wait &&
+    current.max_deliver === wanted.max_deliver &&
+    current.max_ack_pending === wanted.max_ack_pending &&
+    (current.num_replicas ?? 0) === wanted.num_replicas
+  );
 }

@@ -1,5 +1,17 @@
-import { createOrderRequestSchema } from '@app/contracts';
+import { z } from 'zod';
+import { ORDER_TYPES } from '@app/contracts';
 import { parseRequest } from './parse-request';
+
+// A request schema of the kind the contracts write: required uuids, defaults, a bounded record.
+const createOrderRequestSchema = z.strictObject({
+  offering_uuid: z.uuid('Must be a valid UUID.'),
+  project_uuid: z.uuid('Must be a valid UUID.'),
+  type: z.enum(ORDER_TYPES).default('Create'),
+  attributes: z.record(z.string(), z.unknown()).default({}),
+  limits: z
+    .record(z.string(), z.number().int().nonnegative('Ensure this value is greater than or equal to 0.'))
+    .default({}),
+});
 
 describe('parseRequest', () => {
   it('returns the parsed value with defaults', () => {

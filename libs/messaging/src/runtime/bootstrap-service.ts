@@ -13,6 +13,7 @@ import {
   type ServiceDataSourceOptions,
 } from '@app/platform/persistence/data-source';
 import { createMetricsRegistry, startMetricsServer } from '@app/platform/metrics';
+import { installProcessGuards } from '@app/platform/runtime/process-guards';
 import { installShutdownDeadline } from '@app/platform/runtime/shutdown-deadline';
 import type { StreamSpec } from '../jetstream/ensure-topology';
 import { DependencyFailureFilter } from '../requests/dependency-failure.filter';
@@ -80,6 +81,7 @@ export async function bootstrapService<C extends ServiceConfig>(
 ): Promise<void> {
   const config = readConfigOrExit(definition.app, definition.loadConfig);
   const logger: Logger = createLogger(definition.app, config.LOG_LEVEL);
+  installProcessGuards(logger);
   try {
     const dataSource = dataSourceFor(definition, config);
     await initializeWhenReachable(dataSource, logger);

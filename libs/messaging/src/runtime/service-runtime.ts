@@ -134,4 +134,12 @@ export class ServiceRuntime {
   }
 }
 
+/** The runtime itself: for bootstrap and lifecycle only; services inject `messagingProviders`' parts. */
 export const SERVICE_RUNTIME = Symbol('ServiceRuntime');
+
+/** The service's logger (pino), for services that log. */
+export const LOGGER = Symbol('Logger');
+
+/** The service's health (Postgres and NATS), as its health handler answers it. */
+export const SERVICE_HEALTH = Symbol('ServiceHealth');
+export type ServiceHealth = () => Promise<HealthReport>;

@@ -21,6 +21,20 @@ const CONNECT_TIMEOUT_MS = 3_000;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
+/**
+ * Every connection of the pool handles its own 'error' event, from its first query to its end.
+ * pg emits 'error' on a client whose server ends it (a Postgres stop sends "terminating connection
+ * due to administrator command" to every backend) when no query is in flight, and an 'error' with
+ * no listener is an uncaught exception: the process exits. pg-pool listens only while a client is
+ * idle and TypeORM only while a query runner holds it; a client between the two when the message
+ * arrives killed the vSphere adapter at a Postgres stop (the outage fault suite, once in a few
+ * runs). The error needs nothing more here: a query in flight fails with it (and is retried or
+ * answered 503), and the pool drops the broken client.
+ */
+function keepErrorsHandled(client: { on(event: 'error', listener: (error: Error) => void): unknown }): void {
+  client.on('error', () => undefined);
+}
+
 /** A DataSource bound to one service's schema. Schema changes come only from migrations. */
 export function createServiceDataSource(options: ServiceDataSourceOptions): DataSource {
   return new DataSource({
@@ -42,6 +56,7 @@ export function createServiceDataSource(options: ServiceDataSourceOptions): Data
       query_timeout: (options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS) + 5_000,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
       keepAlive: true,
+      onConnect: keepErrorsHandled,
     },
   });
 }

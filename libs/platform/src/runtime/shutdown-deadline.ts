@@ -10,6 +10,8 @@ const CLOSE_ALLOWANCE_MS = 5_000;
  */
 export function installShutdownDeadline(logger: Logger, graceMs: number): void {
   const arm = (signal: NodeJS.Signals) => {
+    // An exit after a stop signal must not read as a crash in the log.
+    logger.info({ signal, graceMs }, `${signal} received: stopping`);
     const timer = setTimeout(() => {
       logger.error({ signal, graceMs }, 'graceful shutdown overran its deadline; exiting');
       process.exit(1);

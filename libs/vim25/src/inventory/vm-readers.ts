@@ -2,13 +2,14 @@ import { VimFault } from '../soap/vim-errors';
 import type { XmlValue } from '../xml/decoder';
 import { asArray, asBoolean, asMoRef, asNumber, asString } from '../xml/values';
 import { retrieveFromView } from '../property/container-view';
-import { retrieveObject, type RetrieveOptions } from '../property/retrieve';
+import { retrieveAll, retrieveObject, type RetrieveOptions } from '../property/retrieve';
 import type { VmInfo } from '../types/inventory';
 import type { MoRef } from '../types/mo-ref';
 import type { ObjectContent } from '../types/property';
 import type { VimContext } from '../types/vim-context';
 import type { ToolsRunningStatus, VirtualMachinePowerState, VmDevice } from '../types/virtual-machine';
 import { toVmDevice } from './device-mapper';
+import { toSnapshotInfo } from './snapshot-tree';
 
 /** The VirtualMachine property paths the readers ask for (explicit, never `all`). */
 export const VM_PATHS = [
@@ -27,6 +28,8 @@ export const VM_PATHS = [
   'guest.guestState',
   'resourcePool',
   'parent',
+  'snapshot',
+  'runtime.consolidationNeeded',
 ] as const;
 
 /** Maps a decoded `ArrayOfVirtualDevice`. Pure. */
@@ -34,7 +37,8 @@ export function toVmDevices(value: XmlValue | undefined): VmDevice[] {
   return asArray(value).map(toVmDevice);
 }
 
-function toVmInfo(o: ObjectContent): VmInfo {
+/** Maps an object's VM_PATHS (a read, or a property-collector update's changes) to a VmInfo. Pure. */
+export function toVmInfo(o: Pick<ObjectContent, 'obj' | 'props'>): VmInfo {
   const p = (path: (typeof VM_PATHS)[number]): XmlValue | undefined => o.props.get(path);
   return {
     ref: o.obj,
@@ -53,6 +57,8 @@ function toVmInfo(o: ObjectContent): VmInfo {
     host: asMoRef(p('runtime.host')),
     resourcePool: asMoRef(p('resourcePool')),
     parent: asMoRef(p('parent')),
+    snapshot: toSnapshotInfo(p('snapshot')),
+    consolidationNeeded: asBoolean(p('runtime.consolidationNeeded')) ?? false,
   };
 }
 
@@ -79,6 +85,37 @@ export async function readVirtualMachine(
   } catch (err) {
     if (err instanceof VimFault && err.faultType === 'ManagedObjectNotFound') return undefined;
     throw err;
+  }
+}
+
+/**
+ * The VMs `refs` with VM_PATHS, in one RetrievePropertiesEx (no view); a VM that no longer exists
+ * is absent from the answer. vCenter faults the whole call with ManagedObjectNotFound when one of
+ * them is gone: then each is read on its own (one round trip per VM, only in that case).
+ */
+export async function readVirtualMachinesByRef(
+  ctx: VimContext,
+  refs: readonly MoRef[],
+  options?: RetrieveOptions,
+): Promise<VmInfo[]> {
+  if (refs.length === 0) return [];
+  try {
+    const objects = await retrieveAll(
+      ctx.caller,
+      ctx.content.propertyCollector,
+      [
+        {
+          propSet: [{ type: 'VirtualMachine', pathSet: [...VM_PATHS] }],
+          objectSet: refs.map((obj) => ({ obj, skip: false })),
+        },
+      ],
+      options,
+    );
+    return objects.map(toVmInfo);
+  } catch (err) {
+    if (!(err instanceof VimFault && err.faultType === 'ManagedObjectNotFound')) throw err;
+    const each = await Promise.all(refs.map((ref) => readVirtualMachine(ctx, ref, options)));
+    return each.filter((info): info is VmInfo => info !== undefined);
   }
 }
 

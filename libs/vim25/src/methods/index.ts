@@ -7,3 +7,5 @@ export * from './session-manager';
 export * from './view-manager';
 export * from './virtual-disk-manager';
 export * from './virtual-machine';
+export * from './virtual-machine-snapshot';
+export * from './performance-manager';

@@ -93,8 +93,10 @@ export async function destroyPropertyFilter(
 
 /**
  * PropertyCollector.WaitForUpdatesEx: long-polls for changes after `version` ('' = initial
- * state), up to `maxWaitSeconds` (undefined = until a change). Returns undefined on timeout
- * with no change. One round trip, held open by vCenter; give `options.timeoutMs` above the wait.
+ * state), up to `maxWaitSeconds` (undefined = until a change), at most `maxObjectUpdates` object
+ * updates per answer (more pending: `truncated`, ask again with the answer's version). Returns
+ * undefined on timeout with no change. One round trip, held open by vCenter; give
+ * `options.timeoutMs` above the wait.
  */
 export async function waitForUpdatesEx(
   caller: SoapCaller,
@@ -102,12 +104,13 @@ export async function waitForUpdatesEx(
   version: string,
   maxWaitSeconds: number | undefined,
   options?: CallOptions,
+  maxObjectUpdates?: number,
 ): Promise<UpdateSet | undefined> {
   const value = await invoke(
     caller,
     'WaitForUpdatesEx',
     collector,
-    { version, options: { maxWaitSeconds } },
+    { version, options: { maxWaitSeconds, maxObjectUpdates } },
     options,
   );
   return toUpdateSet(value);

@@ -33,6 +33,7 @@ export async function retrieveServiceContent(
     viewManager: requiredRef(value, 'viewManager'),
     sessionManager: requiredRef(value, 'sessionManager'),
     virtualDiskManager: asMoRef(asObject(value)?.virtualDiskManager),
+    perfManager: asMoRef(asObject(value)?.perfManager),
     about: {
       name: asString(about?.name) ?? '',
       fullName: asString(about?.fullName) ?? '',

@@ -66,7 +66,11 @@ export async function terminateSession(
   await invoke(caller, 'TerminateSession', sessionManager, { sessionId: sessionIds }, options);
 }
 
-/** SessionManager.AcquireCloneTicket: a one-time ticket to clone this session (VMRC console). One round trip. */
+/**
+ * SessionManager.AcquireCloneTicket: a one-time ticket that CloneSession turns into a session with
+ * this session's privileges. It is a credential of the account, not a console ticket: never hand
+ * it to anyone (a VM console is VirtualMachine.AcquireTicket). One round trip.
+ */
 export async function acquireCloneTicket(
   caller: SoapCaller,
   sessionManager: MoRef,

@@ -1,3 +1,4 @@
 export * from './container-view';
 export * from './retrieve';
 export * from './wait-for-updates';
+export * from './update-feed';

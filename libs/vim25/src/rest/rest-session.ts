@@ -41,7 +41,8 @@ function parseJson(operation: string, origin: string, reply: RestReply): unknown
     throw new VimTransportError(
       operation,
       'protocol',
-      `${operation} to ${origin} answered HTTP ${reply.status} with a body that is not JSON: ${reply.body.slice(0, 200)}`,
+      // The body is not quoted: what answers there may not be vCenter.
+      `${operation} to ${origin} answered HTTP ${reply.status} with a body that is not JSON`,
     );
   }
 }

@@ -1,5 +1,5 @@
 import { Pool, type Dispatcher } from 'undici';
-import type { SoapTransportOptions } from '../soap/soap-transport';
+import { connectorOf, type SoapTransportOptions } from '../soap/soap-transport';
 import { toTransportError } from '../soap/transport-errors';
 
 /** HTTP methods the client uses. */
@@ -60,7 +60,6 @@ export class RestTransport implements RestCaller {
     }
     this.origin = url.origin;
     this.timeoutMs = options.timeoutMs ?? 60_000;
-    const ca = options.caPem === undefined ? undefined : ([] as string[]).concat(options.caPem);
     this.ownPool =
       options.dispatcher === undefined
         ? new Pool(url.origin, {
@@ -69,7 +68,7 @@ export class RestTransport implements RestCaller {
             // The per-call AbortSignal is the timeout.
             headersTimeout: 0,
             bodyTimeout: 0,
-            connect: { ca, rejectUnauthorized: options.verifySsl ?? true },
+            connect: connectorOf(options),
           })
         : undefined;
     this.dispatcher = options.dispatcher ?? (this.ownPool as Pool);

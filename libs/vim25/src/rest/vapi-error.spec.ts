@@ -43,7 +43,8 @@ describe('vapiErrorOf', () => {
     expect(vapiErrorOf('ListLibraries', 401, '').message).toBe('UNAUTHENTICATED (HTTP 401)');
     expect(vapiErrorOf('ListLibraries', 404, '404 page not found\n')).toMatchObject({
       errorType: 'NOT_FOUND',
-      message: 'HTTP 404: 404 page not found',
+      // Not vCenter's error form: never quoted (what answered may be another service).
+      message: 'NOT_FOUND (HTTP 404)',
     });
     expect(vapiErrorOf('X', 502, '{"error_type":"ERROR","messages":[{}]}').message).toBe('ERROR (HTTP 502)');
     expect(vapiErrorOf('X', 418, '{"weird":{"nested":true}}')).toMatchObject({
@@ -52,6 +53,23 @@ describe('vapiErrorOf', () => {
     });
     for (const body of ['{"error_type":{"a":1}}', '[1,2]', 'null', '{"messages":[{"default_message":{}}]}']) {
       expect(vapiErrorOf('X', 500, body).message).not.toContain('[object Object]');
+    }
+  });
+
+  it("quotes only vCenter's error form: another service's JSON error is named by its status", () => {
+    // What answers at backend_url may be another service (a wrong address, or one the operator
+    // allowed); its JSON (problem+json's `type`, a `messages` list) must not reach error_message.
+    const other = [
+      '{"type":"https://internal.example/errors/SECRET-FROM-INSIDE","title":"x"}',
+      '{"type":"SECRET-FROM-INSIDE"}',
+      '{"error_type":"SECRET-FROM-INSIDE token=abc"}',
+      '{"messages":["SECRET-FROM-INSIDE"]}',
+      '{"messages":[{"default_message":"SECRET-FROM-INSIDE"}]}',
+    ];
+    for (const body of other) {
+      const err = vapiErrorOf('CreateSession', 403, body);
+      expect(err).toMatchObject({ errorType: 'UNAUTHORIZED', message: 'UNAUTHORIZED (HTTP 403)' });
+      expect(err.messages).toEqual([]);
     }
   });
 });

@@ -65,10 +65,17 @@ function messagesOf(v: unknown): VapiMessage[] {
   });
 }
 
-// `com.vmware.vapi.std.errors.not_found` (the `/rest` form) → `NOT_FOUND`.
-function typeFromClass(name: string): string {
-  const last = name.split('.').pop() ?? name;
-  return /^[a-z_]+$/.test(last) ? last.toUpperCase() : name;
+// What vCenter's error types look like: `NOT_FOUND` in `/api`, and in the `/rest` form the class
+// `com.vmware.vapi.std.errors.not_found`. A body with neither is not vCenter's and is not quoted.
+const VAPI_TYPE = /^[A-Z][A-Z_]{0,63}$/;
+const REST_ERROR_CLASS = /^com\.vmware\.[a-z0-9_.]{0,200}\.([a-z_]{1,64})$/;
+
+/** vCenter's error type of a JSON error body (`/api` or `/rest` form), or undefined for another's. */
+function vapiTypeOf(json: Record<string, unknown>, inner: Record<string, unknown>): string | undefined {
+  for (const type of [json.error_type, inner.error_type])
+    if (typeof type === 'string' && VAPI_TYPE.test(type)) return type;
+  const match = typeof json.type === 'string' ? REST_ERROR_CLASS.exec(json.type) : null;
+  return match === null ? undefined : match[1].toUpperCase();
 }
 
 function parse(body: string): unknown {
@@ -82,22 +89,15 @@ function parse(body: string): unknown {
 /**
  * Decodes a non-2xx answer of vCenter's `/api` into a VapiError: the JSON error
  * `{"error_type", "messages": [{"default_message", "id", "args"}]}` (also accepted: the `/rest`
- * form `{"type", "value": {"messages"}}`); any other body gives the type of the HTTP status and
- * the body's first 200 characters as the message. Pure.
+ * form `{"type", "value": {"messages"}}`); any other body gives the type of the HTTP status, the
+ * body not quoted (what answered may not be vCenter). Pure.
  */
 export function vapiErrorOf(operation: string, status: number, body: string): VapiError {
   const json = parse(body);
   const statusType = TYPE_BY_STATUS[status] ?? (status >= 500 ? 'ERROR' : 'INVALID_ARGUMENT');
-  if (isRecord(json)) {
-    const inner = isRecord(json.value) ? json.value : json;
-    const errorType =
-      typeof json.error_type === 'string'
-        ? json.error_type
-        : typeof inner.error_type === 'string'
-          ? inner.error_type
-          : typeof json.type === 'string'
-            ? typeFromClass(json.type)
-            : statusType;
+  const inner = isRecord(json) && isRecord(json.value) ? json.value : json;
+  const errorType = isRecord(json) && isRecord(inner) ? vapiTypeOf(json, inner) : undefined;
+  if (isRecord(inner) && errorType !== undefined) {
     const messages = messagesOf(inner.messages);
     const text = messages
       .map((m) => m.default_message)
@@ -105,11 +105,6 @@ export function vapiErrorOf(operation: string, status: number, body: string): Va
       .join(': ');
     return new VapiError(operation, errorType, text || `${errorType} (HTTP ${status})`, status, messages);
   }
-  const text = body.trim().slice(0, 200);
-  return new VapiError(
-    operation,
-    statusType,
-    text === '' ? `${statusType} (HTTP ${status})` : `HTTP ${status}: ${text}`,
-    status,
-  );
+  // Not vCenter's error form: the body is not quoted (what answered may be another service).
+  return new VapiError(operation, statusType, `${statusType} (HTTP ${status})`, status);
 }

@@ -1,3 +1,4 @@
+export * from './guarded-connector';
 export * from './soap-encoder';
 export * from './soap-envelope';
 export * from './soap-transport';

@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { guardedConnector, type AddressCheck, type HostLookup } from './guarded-connector';
 import { toTransportError } from './transport-errors';
 import { VimTransportError } from './vim-errors';
 
@@ -16,6 +17,26 @@ export interface SoapTransportOptions {
   readonly connections?: number;
   /** Value of the SOAPAction header's version; default `8.0.1.0`. */
   readonly apiVersion?: string;
+  /**
+   * Asked about every address before a connection is opened to it (the host name resolved at each
+   * new connection, and the socket opened to the address checked); none: any address.
+   */
+  readonly addressCheck?: AddressCheck;
+  /** Resolving the host plus the TCP and TLS handshakes, in ms; default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** The resolver (tests stand in a rebinding DNS); default node:dns. */
+  readonly lookup?: HostLookup;
+}
+
+/** The undici `connect` option of a transport's pool: TLS settings, the address check, the timeout. */
+export function connectorOf(options: SoapTransportOptions) {
+  return guardedConnector({
+    ca: options.caPem === undefined ? undefined : ([] as string[]).concat(options.caPem),
+    rejectUnauthorized: options.verifySsl ?? true,
+    check: options.addressCheck,
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    lookup: options.lookup,
+  });
 }
 
 /** Per-call options; every network call can be aborted and has a timeout. */
@@ -72,7 +93,6 @@ export class SoapTransport implements SoapCaller {
     this.sdkUrl = url;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.soapAction = `"urn:vim25/${options.apiVersion ?? '8.0.1.0'}"`;
-    const ca = options.caPem === undefined ? undefined : ([] as string[]).concat(options.caPem);
     this.pool = new Pool(url.origin, {
       connections: options.connections ?? 8,
       keepAliveTimeout: 30_000,
@@ -80,7 +100,7 @@ export class SoapTransport implements SoapCaller {
       // the response for minutes.
       headersTimeout: 0,
       bodyTimeout: 0,
-      connect: { ca, rejectUnauthorized: options.verifySsl ?? true },
+      connect: connectorOf(options),
     });
   }
 
@@ -103,15 +123,18 @@ export class SoapTransport implements SoapCaller {
         body: envelope,
         signal,
       });
-      const body = await res.body.text();
       if (res.statusCode !== 200 && res.statusCode !== 500) {
+        // Not vCenter's answer: its body is never read into a message (it may be another
+        // service's, reached through a wrong backend_url).
+        await res.body.dump();
         throw new VimTransportError(
           operation,
           'http',
-          `${operation} to ${endpoint} answered HTTP ${res.statusCode}: ${body.slice(0, 200)}`,
+          `${operation} to ${endpoint} answered HTTP ${res.statusCode}, which a vCenter does not`,
           { status: res.statusCode },
         );
       }
+      const body = await res.body.text();
       return { status: res.statusCode, body, sessionCookie: sessionCookieOf(res.headers['set-cookie']) };
     } catch (err) {
       throw toTransportError(operation, endpoint, err, {

@@ -78,6 +78,16 @@ export function toTransportError(
     );
   }
   const code = codeOf(err);
+  if (code === 'ERR_VCENTER_ADDRESS_REFUSED') {
+    return new VimTransportError(
+      operation,
+      'refused',
+      `${operation} to ${endpoint} refused: ${messageOf(err)}`,
+      {
+        cause: err,
+      },
+    );
+  }
   if (
     code !== undefined &&
     (CERT_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL'))

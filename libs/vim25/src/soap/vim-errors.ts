@@ -1,5 +1,13 @@
 /** How a request failed below the SOAP level. */
-export type VimTransportErrorKind = 'tls' | 'network' | 'timeout' | 'aborted' | 'http' | 'protocol';
+export type VimTransportErrorKind =
+  | 'tls'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'http'
+  | 'protocol'
+  /** The transport's address check refused the address; nothing was sent. */
+  | 'refused';
 
 /**
  * A vim25 SOAP fault or a failed vCenter task (`LocalizedMethodFault`), e.g. InvalidLogin,

@@ -5,3 +5,5 @@ export * from './service-content';
 export * from './task-info';
 export * from './virtual-machine';
 export * from './vim-context';
+export * from './snapshot';
+export * from './performance';

@@ -1,4 +1,5 @@
 import type { MoRef } from './mo-ref';
+import type { SnapshotInfo } from './snapshot';
 import type { ToolsRunningStatus, VirtualMachinePowerState, VmDevice } from './virtual-machine';
 
 /** vim25 Datacenter (subset). */
@@ -94,4 +95,8 @@ export interface VmInfo {
   readonly host?: MoRef;
   readonly resourcePool?: MoRef;
   readonly parent?: MoRef;
+  /** `snapshot`: the snapshot tree (undefined with none). */
+  readonly snapshot?: SnapshotInfo;
+  /** `runtime.consolidationNeeded`. */
+  readonly consolidationNeeded?: boolean;
 }

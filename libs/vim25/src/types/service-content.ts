@@ -17,6 +17,8 @@ export interface ServiceContent {
   readonly viewManager: MoRef;
   readonly sessionManager: MoRef;
   readonly virtualDiskManager?: MoRef;
+  /** PerformanceManager (statistics). */
+  readonly perfManager?: MoRef;
   readonly about: AboutInfo;
 }
 

@@ -209,12 +209,12 @@ describe('nicBackingSpec', () => {
 });
 
 describe('vmrcUrl', () => {
-  it('keeps a non-default port and names the VM', () => {
-    expect(vmrcUrl('cst-52-abc', 'vc.example:8443', { type: 'VirtualMachine', value: 'vm-42' })).toBe(
-      'vmrc://clone:cst-52-abc@vc.example:8443/?moid=vm-42',
+  it('keeps a non-default port, names the VM and carries no ticket or user', () => {
+    expect(vmrcUrl('vc.example:8443', { type: 'VirtualMachine', value: 'vm-42' })).toBe(
+      'vmrc://vc.example:8443/?moid=vm-42',
     );
-    expect(vmrcUrl('t', 'vc.example', { type: 'VirtualMachine', value: 'vm-1' })).toBe(
-      'vmrc://clone:t@vc.example/?moid=vm-1',
+    expect(vmrcUrl('vc.example', { type: 'VirtualMachine', value: 'vm-1' })).toBe(
+      'vmrc://vc.example/?moid=vm-1',
     );
   });
 });

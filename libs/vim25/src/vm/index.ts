@@ -7,3 +7,4 @@ export * from './nic-operations';
 export * from './power-operations';
 export * from './run-task';
 export * from './guest-state-watch';
+export * from './snapshot-operations';

@@ -12,19 +12,17 @@ function notXml(operation: string, err: unknown): VimTransportError {
   return new VimTransportError(
     operation,
     'protocol',
-    `${operation}: the answer is not XML (${String(err)})`,
+    // The parser's words may quote the answer, which may be another service's than vCenter's.
+    `${operation}: the answer is not XML`,
     {
       cause: err,
     },
   );
 }
 
-function notEnvelope(operation: string, xml: string): VimTransportError {
-  return new VimTransportError(
-    operation,
-    'protocol',
-    `${operation}: the answer is not a SOAP envelope: ${xml.slice(0, 200)}`,
-  );
+// The answer is not quoted: what answered may be another service than vCenter.
+function notEnvelope(operation: string): VimTransportError {
+  return new VimTransportError(operation, 'protocol', `${operation}: the answer is not a SOAP envelope`);
 }
 
 /** The SOAP Body of `xml` as an element tree (the path for faults, which are small). */
@@ -39,7 +37,7 @@ function bodyOf(operation: string, xml: string): XmlElement {
     root.ns === SOAPENV_NS && root.name === 'Envelope'
       ? root.children.find((c) => c.ns === SOAPENV_NS && c.name === 'Body')
       : undefined;
-  if (body === undefined) throw notEnvelope(operation, xml);
+  if (body === undefined) throw notEnvelope(operation);
   return body;
 }
 
@@ -130,7 +128,7 @@ export function readResponse(operation: string, reply: SoapReply): XmlValue | un
     } catch (err) {
       throw notXml(operation, err);
     }
-    if (!scan.body) throw notEnvelope(operation, reply.body);
+    if (!scan.body) throw notEnvelope(operation);
     if (scan.fault) throwFaultOf(operation, reply);
     if (!scan.response) throw new VimTransportError(operation, 'protocol', `${operation}: empty SOAP body`);
     values = scan.values;

@@ -1,14 +1,21 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { ClientNats } from '@nestjs/microservices';
-import { refuse, type RequestReply } from '@app/contracts';
-import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import {
+  INTEGRATION_GET_PATTERN,
+  INTEGRATION_SYNC_PATTERN,
+  INTEGRATION_UPDATE_PATTERN,
+  refuse,
+  type RequestReply,
+} from '@app/contracts';
+import { askService, NO_ANSWER } from '@app/messaging';
 import type { IntegrationPort, IntegrationSummary } from '../ports/integration.port';
 
-// The adapter's request patterns (libs/contracts/src/vsphere): asked with the offering's uuid.
+// The adapter's internal request patterns (libs/contracts/src/vsphere), which only the order
+// service may send: asked with the offering's uuid, after the order service checked the caller.
 const PATTERNS = {
-  get: 'vsphere.integration.get',
-  update: 'vsphere.integration.update',
-  sync: 'vsphere.integration.sync',
+  get: INTEGRATION_GET_PATTERN,
+  update: INTEGRATION_UPDATE_PATTERN,
+  sync: INTEGRATION_SYNC_PATTERN,
 } as const;
 
 const ADAPTER_TIMEOUT_MS = 5_000;
@@ -39,19 +46,9 @@ export class VsphereIntegrationClient implements IntegrationPort, OnApplicationS
   }
 
   private async ask(pattern: string, payload: object): Promise<RequestReply<IntegrationSummary>> {
-    try {
-      return await firstValueFrom(
-        this.client
-          .send<RequestReply<IntegrationSummary>>(pattern, payload)
-          .pipe(timeout(ADAPTER_TIMEOUT_MS)),
-      );
-    } catch (error) {
-      if (
-        error instanceof TimeoutError ||
-        (error instanceof Error && /no responders|empty response/i.test(error.message))
-      )
-        return refuse(503, 'The vsphere-adapter service is not available; try again shortly.');
-      throw error;
-    }
+    const reply = await askService(this.client, pattern, payload, ADAPTER_TIMEOUT_MS);
+    if (reply === NO_ANSWER)
+      return refuse(503, 'The vsphere-adapter service is not available; try again shortly.');
+    return reply as RequestReply<IntegrationSummary>;
   }
 }

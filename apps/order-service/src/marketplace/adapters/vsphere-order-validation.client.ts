@@ -9,7 +9,8 @@ import {
   type VsphereOrderValidation,
   type VsphereOrderValidationRequest,
 } from '@app/contracts';
-import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { askService, NO_ANSWER } from '@app/messaging';
+import { DEADLINE_PASSED, msLeft, STORE_RESERVE_MS } from '../../identity';
 import type { OrderValidationPort } from '../ports/order-validation.port';
 
 const UNAVAILABLE = 'The vsphere-adapter service is not available; try again shortly.';
@@ -26,19 +27,18 @@ export class VsphereOrderValidationClient implements OrderValidationPort {
     private readonly timeoutMs = 5_000,
   ) {}
 
-  async validate(request: VsphereOrderValidationRequest): Promise<RequestReply<VsphereOrderValidation>> {
-    let reply: unknown;
-    try {
-      reply = await firstValueFrom(
-        this.client.send<unknown>(VSPHERE_ORDER_VALIDATION, request).pipe(timeout(this.timeoutMs)),
-      );
-    } catch (error) {
-      if (
-        error instanceof TimeoutError ||
-        (error instanceof Error && /no responders|empty response|timeout/i.test(error.message))
-      )
-        return refuse(503, UNAVAILABLE);
-      throw error;
+  /** Waits for the adapter no longer than `deadline` leaves, with the time to store the order kept. */
+  async validate(
+    request: VsphereOrderValidationRequest,
+    deadline?: number,
+  ): Promise<RequestReply<VsphereOrderValidation>> {
+    const left = msLeft(deadline, STORE_RESERVE_MS);
+    if (left !== undefined && left <= 0) return refuse(503, DEADLINE_PASSED);
+    const timeoutMs = Math.min(this.timeoutMs, left ?? this.timeoutMs);
+    const reply = await askService(this.client, VSPHERE_ORDER_VALIDATION, request, timeoutMs);
+    if (reply === NO_ANSWER) {
+      const outOfTime = (msLeft(deadline, STORE_RESERVE_MS) ?? 1) <= 0;
+      return refuse(503, outOfTime ? DEADLINE_PASSED : UNAVAILABLE);
     }
     return mapValidationReply(reply);
   }

@@ -3,23 +3,27 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   PLAN_OPERATIONS as PLANS,
   PUBLIC_OFFERING_OPERATIONS as PUBLIC,
+  SERVICE_SETTINGS_GET,
   type EstimateView,
   type OfferingView,
   type Page,
   type PlanView,
   type RequestReply,
+  type ServiceSettingsView,
 } from '@app/contracts';
-import { RequestGuard } from '../../services/request-guard.service';
+import { RequestGuard } from '../../identity';
 import { PlanService } from '../services/plan.service';
 import { PublicOfferingService } from '../services/public-offering.service';
+import { ServiceSettingsService } from '../services/service-settings.service';
 
-/** `/api/marketplace-public-offerings/` and `/api/marketplace-plans/` over core NATS. */
+/** `/api/marketplace-public-offerings/`, `/api/marketplace-plans/` and `/api/service-settings/` over core NATS. */
 @Controller()
 export class CatalogueController {
   constructor(
     private readonly guard: RequestGuard,
     private readonly offerings: PublicOfferingService,
     private readonly plans: PlanService,
+    private readonly settings: ServiceSettingsService,
   ) {}
 
   @MessagePattern(PUBLIC.list.pattern)
@@ -30,6 +34,23 @@ export class CatalogueController {
   @MessagePattern(PUBLIC.get.pattern)
   onGetOffering(@Payload() payload: unknown): Promise<RequestReply<OfferingView>> {
     return this.guard.handle(PUBLIC.get, payload, (request) => this.offerings.get(request));
+  }
+
+  @MessagePattern(PUBLIC.plans.pattern)
+  onListOfferingPlans(@Payload() payload: unknown): Promise<RequestReply<Page<PlanView>>> {
+    return this.guard.handle(PUBLIC.plans, payload, (request) => this.offerings.plans(request));
+  }
+
+  @MessagePattern(PUBLIC.plan.pattern)
+  onGetOfferingPlan(@Payload() payload: unknown): Promise<RequestReply<PlanView>> {
+    return this.guard.handle(PUBLIC.plan, payload, (request) => this.offerings.plan(request));
+  }
+
+  @MessagePattern(SERVICE_SETTINGS_GET.pattern)
+  onGetServiceSettings(@Payload() payload: unknown): Promise<RequestReply<ServiceSettingsView>> {
+    return this.guard.handle(SERVICE_SETTINGS_GET, payload, (request, caller) =>
+      this.settings.get(request, caller),
+    );
   }
 
   @MessagePattern(PLANS.list.pattern)

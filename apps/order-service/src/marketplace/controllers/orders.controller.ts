@@ -8,7 +8,8 @@ import {
   type RequestReply,
   type ResourceView,
 } from '@app/contracts';
-import { RequestGuard } from '../../services/request-guard.service';
+import { IdempotentRequests } from '../services/idempotent-requests.service';
+import { RequestGuard } from '../../identity';
 import type { OrderAction } from '../domain/order-review';
 import { OrderPlacementService } from '../services/order-placement.service';
 import { OrderQueryService } from '../services/order-queries.service';
@@ -20,6 +21,7 @@ export class MarketplaceOrdersController {
   constructor(
     private readonly guard: RequestGuard,
     private readonly placement: OrderPlacementService,
+    private readonly idempotency: IdempotentRequests,
     private readonly review: OrderReviewService,
     private readonly queries: OrderQueryService,
   ) {}
@@ -41,7 +43,9 @@ export class MarketplaceOrdersController {
   @MessagePattern(OPS.create.pattern)
   onCreate(@Payload() payload: unknown): Promise<RequestReply<OrderView | OrderDraftView>> {
     return this.guard.handle(OPS.create, payload, (request, caller) =>
-      this.placement.create(request, caller),
+      this.idempotency.run(OPS.create.pattern, request, caller, (store) =>
+        this.placement.create(request, caller, store),
+      ),
     );
   }
 

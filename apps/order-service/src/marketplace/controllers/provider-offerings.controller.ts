@@ -6,7 +6,8 @@ import {
   type Page,
   type RequestReply,
 } from '@app/contracts';
-import { RequestGuard } from '../../services/request-guard.service';
+import { IdempotentRequests } from '../services/idempotent-requests.service';
+import { RequestGuard } from '../../identity';
 import type { IntegrationSummary } from '../ports/integration.port';
 import { ProviderOfferingService } from '../services/provider-offering.service';
 
@@ -16,6 +17,7 @@ export class ProviderOfferingsController {
   constructor(
     private readonly guard: RequestGuard,
     private readonly offerings: ProviderOfferingService,
+    private readonly idempotency: IdempotentRequests,
   ) {}
 
   @MessagePattern(OPS.list.pattern)
@@ -31,7 +33,9 @@ export class ProviderOfferingsController {
   @MessagePattern(OPS.create.pattern)
   onCreate(@Payload() payload: unknown): Promise<RequestReply<OfferingView>> {
     return this.guard.handle(OPS.create, payload, (request, caller) =>
-      this.offerings.create(request, caller),
+      this.idempotency.run(OPS.create.pattern, request, caller, (store) =>
+        this.offerings.create(request, caller, store),
+      ),
     );
   }
 

@@ -7,7 +7,8 @@ import {
   type RequestReply,
   type ResourceView,
 } from '@app/contracts';
-import { RequestGuard } from '../../services/request-guard.service';
+import { IdempotentRequests } from '../services/idempotent-requests.service';
+import { RequestGuard } from '../../identity';
 import { OrderPlacementService } from '../services/order-placement.service';
 import { OrderQueryService } from '../services/order-queries.service';
 
@@ -17,6 +18,7 @@ export class MarketplaceResourcesController {
   constructor(
     private readonly guard: RequestGuard,
     private readonly placement: OrderPlacementService,
+    private readonly idempotency: IdempotentRequests,
     private readonly queries: OrderQueryService,
   ) {}
 
@@ -37,14 +39,18 @@ export class MarketplaceResourcesController {
   @MessagePattern(OPS.terminate.pattern)
   onTerminate(@Payload() payload: unknown): Promise<RequestReply<OrderCreatedView>> {
     return this.guard.handle(OPS.terminate, payload, (request, caller) =>
-      this.placement.terminate(request, caller),
+      this.idempotency.run(OPS.terminate.pattern, request, caller, (store) =>
+        this.placement.terminate(request, caller, store),
+      ),
     );
   }
 
   @MessagePattern(OPS.updateLimits.pattern)
   onUpdateLimits(@Payload() payload: unknown): Promise<RequestReply<OrderCreatedView>> {
     return this.guard.handle(OPS.updateLimits, payload, (request, caller) =>
-      this.placement.updateLimits(request, caller),
+      this.idempotency.run(OPS.updateLimits.pattern, request, caller, (store) =>
+        this.placement.updateLimits(request, caller, store),
+      ),
     );
   }
 }

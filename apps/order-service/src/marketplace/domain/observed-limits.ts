@@ -7,6 +7,23 @@ export interface ObservedHardware {
   readonly disk: number;
 }
 
+/** A VM as the adapter recorded it: its hardware, and whether a pull found it gone from vCenter. */
+export interface ObservedVm extends ObservedHardware {
+  readonly gone: boolean;
+}
+
+/** What an observation may change on a resource and counts against its quotas. */
+export interface ObservedFigures {
+  readonly limits: Record<string, number>;
+  readonly backend_gone: boolean;
+}
+
+/** A resource's figures before and after an observation changed them. */
+export interface ObservedChange {
+  readonly before: ObservedFigures;
+  readonly after: ObservedFigures;
+}
+
 /** What a resource holds that an observation may change. */
 export interface ObservedResource {
   readonly state: ResourceState;

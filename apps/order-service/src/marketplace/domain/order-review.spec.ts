@@ -1,5 +1,5 @@
-import type { ProjectRole } from '@app/contracts';
-import type { Principal } from '../../domain/access-policy';
+import { ORDER_TYPES, type ProjectRole } from '@app/contracts';
+import type { Principal } from '../../identity';
 import {
   checkAction,
   decideOrderCreate,
@@ -188,8 +188,7 @@ describe('the resource of an order', () => {
     expect(resourceStateAfter('Create', 'done', 'OK')).toBe('OK');
     expect(resourceStateAfter('Update', 'done', 'OK')).toBe('OK');
     expect(resourceStateAfter('Terminate', 'done', 'OK')).toBe('Terminated');
-    for (const type of ['Create', 'Update', 'Terminate'] as const)
-      expect(resourceStateAfter(type, 'erred', 'OK')).toBe('Erred');
+    for (const type of ORDER_TYPES) expect(resourceStateAfter(type, 'erred', 'OK')).toBe('Erred');
     expect(resourceStateAfter('Create', 'rejected', 'OK')).toBe('Terminated');
     expect(resourceStateAfter('Update', 'canceled', 'OK')).toBe('OK');
     expect(resourceStateAfter('Terminate', 'rejected', 'Erred')).toBe('Erred');

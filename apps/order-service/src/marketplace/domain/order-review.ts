@@ -1,17 +1,20 @@
 import {
   HAND_PROCESSED_TYPES,
   isHandProcessed,
+  PENDING_ORDER_STATES,
   type OrderState,
   type OrderType,
   type ResourceState,
+  type TerminalOrderState,
 } from '@app/contracts';
 import {
   canActForProvider,
   canSeeProject,
+  decideInProject,
   type Decision,
   type Principal,
   type ProjectRef,
-} from '../../domain/access-policy';
+} from '../../identity';
 
 /**
  * Who reviews an order and where each review action takes it: Waldur's marketplace rules
@@ -45,10 +48,7 @@ export function canSeeOrder(principal: Principal, scope: Pick<OrderScope, 'proje
 
 /** Staff, the organisation's owners and the project's managers and admins order in a project; members look. */
 export function decideOrderCreate(principal: Principal, project: ProjectRef): Decision {
-  if (!canSeeProject(principal, project)) return 'hide';
-  if (principal.isStaff || principal.ownedCustomers.has(project.customerUuid)) return 'allow';
-  const roles = principal.projectRoles.get(project.uuid)?.roles;
-  return roles?.has('PROJECT.MANAGER') || roles?.has('PROJECT.ADMIN') ? 'allow' : 'forbid';
+  return decideInProject(principal, project, 'act');
 }
 
 /** Waldur's APPROVE_ORDER on the project or customer: staff, the customer's owners, the project's managers. */
@@ -91,10 +91,10 @@ const FROM: Record<OrderAction, readonly OrderState[]> = {
   reject_by_consumer: ['pending-consumer'],
   approve_by_provider: ['pending-provider'],
   reject_by_provider: ['pending-provider'],
-  cancel: ['pending-consumer', 'pending-provider', 'executing'],
+  cancel: PENDING_ORDER_STATES,
   retry: ['erred'],
   set_state_done: ['executing'],
-  set_state_erred: ['pending-consumer', 'pending-provider', 'executing'],
+  set_state_erred: PENDING_ORDER_STATES,
 };
 
 const VERB: Record<OrderAction, string> = {
@@ -185,7 +185,7 @@ export function resourceStateWhilePending(type: OrderType): ResourceState {
  */
 export function resourceStateAfter(
   type: OrderType,
-  orderState: 'done' | 'erred' | 'rejected' | 'canceled',
+  orderState: TerminalOrderState,
   before: ResourceState,
 ): ResourceState {
   if (orderState === 'erred') return 'Erred';

@@ -1,5 +1,5 @@
 import { componentsOf, type OfferingView, type PlanView } from '@app/contracts';
-import type { OfferingEntity } from '../../entities/offering.entity';
+import type { OfferingEntity } from '../entities/offering.entity';
 import type { PlanWithPrices } from '../repositories/plan.repository';
 
 export function toPlanView({ plan, prices }: PlanWithPrices): PlanView {
@@ -13,7 +13,7 @@ export function toPlanView({ plan, prices }: PlanWithPrices): PlanView {
   };
 }
 
-/** An offering with its provider: every offering made through the API (the backbone's have none). */
+/** An offering with its provider: every offering made through the API (only rows of the first round's caller-less path have none). */
 export type ProviderOffering = OfferingEntity & { customerUuid: string };
 
 export function isProviderOffering(offering: OfferingEntity | null): offering is ProviderOffering {
@@ -36,6 +36,7 @@ export function toOfferingView(
     customer_uuid: offering.customerUuid,
     customer_name: customerName,
     terms_of_service: offering.termsOfService,
+    max_resource_termination_offset_in_days: offering.maxResourceTerminationOffsetInDays ?? null,
     components: componentsOf(offering.type).map((component) => ({ ...component })),
     plans: plans.map(toPlanView),
     created: offering.created.toISOString(),

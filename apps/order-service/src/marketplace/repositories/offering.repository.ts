@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { OfferingState, OfferingType } from '@app/contracts';
-import { OfferingEntity } from '../../entities/offering.entity';
-import type { PageRequest } from '../../repositories/db-errors';
+import { OfferingEntity } from '../entities/offering.entity';
+import type { PageRequest } from '../../identity';
 import type { ProviderOffering } from '../dtos/offering.mapper';
 
-export type OfferingFields = Pick<OfferingEntity, 'name' | 'description' | 'category' | 'termsOfService'>;
+export type OfferingFields = Pick<
+  OfferingEntity,
+  'name' | 'description' | 'category' | 'termsOfService' | 'maxResourceTerminationOffsetInDays'
+>;
 
 export interface OfferingFilter {
   /** Any type name: one this marketplace has no offerings of matches none (Waldur's loose filter). */
@@ -22,7 +25,7 @@ export class OfferingRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   async create(
-    offering: Omit<OfferingEntity, 'created' | 'modified'>,
+    offering: Omit<OfferingEntity, 'created' | 'modified' | 'maxResourceTerminationOffsetInDays'>,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<OfferingEntity> {
     const repository = manager.getRepository(OfferingEntity);

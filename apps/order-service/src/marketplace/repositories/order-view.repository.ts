@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrderState, OrderType, OrderView, ResourceState, ResourceView } from '@app/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Principal } from '../../domain/access-policy';
-import type { PageRequest } from '../../repositories/db-errors';
+import { type Principal, type PageRequest } from '../../identity';
 
 /** What a list may hold: staff sees all; others their projects' and their providers' objects. */
 export type OrderVisibility = { all: true } | { all: false; ownedCustomers: string[]; projects: string[] };
@@ -21,7 +20,7 @@ export interface OrderFilter {
   projectUuid?: string;
   customerUuid?: string;
   providerUuid?: string;
-  resourceUuid?: string;
+  marketplaceResourceUuid?: string;
   state?: OrderState;
   type?: OrderType;
 }
@@ -61,7 +60,8 @@ const ORDER_SELECT = `
 const RESOURCE_SELECT = `
   SELECT x."uuid", x."name", x."description", x."state", ${SCOPE_COLUMNS},
     x."backend_id" AS "resource_uuid", x."backend_ref" AS "backend_id", off."type" AS "resource_type",
-    x."attributes", x."limits", x."cost"::text AS "cost", x."error_message", x."created", x."modified"
+    x."attributes", x."limits", x."cost"::text AS "cost", x."error_message", x."created", x."modified",
+    x."end_date", x."end_date_requested_by", x."end_date_warnings"
   FROM "marketplace"."resources" x
   ${SCOPE_JOINS}`;
 
@@ -69,7 +69,8 @@ type Row = Record<string, unknown>;
 
 /**
  * Orders and resources as their public views (Waldur's fields), read with their scope in one query.
- * Orders of the caller-less backbone path (no provider, no real project) have no view.
+ * An order whose offering has no provider (rows of the first round's caller-less path, before its
+ * removal) has no view.
  */
 @Injectable()
 export class OrderViewRepository {
@@ -98,7 +99,7 @@ export class OrderViewRepository {
     where.equal('x."project_uuid"', filter.projectUuid);
     where.equal('p."customer_uuid"', filter.customerUuid);
     where.equal('off."customer_uuid"', filter.providerUuid);
-    where.equal('x."resource_uuid"', filter.resourceUuid);
+    where.equal('x."resource_uuid"', filter.marketplaceResourceUuid);
     where.equal('x."state"', filter.state);
     where.equal('x."type"', filter.type);
     return this.page(ORDER_SELECT, where, page, toOrderView);
@@ -188,7 +189,7 @@ function scopeOf(row: Row) {
   };
 }
 
-function toOrderView(row: Row): OrderView {
+export function toOrderView(row: Row): OrderView {
   return {
     uuid: row.uuid as string,
     type: row.type as OrderType,
@@ -209,7 +210,7 @@ function toOrderView(row: Row): OrderView {
   };
 }
 
-function toResourceView(row: Row): ResourceView {
+export function toResourceView(row: Row): ResourceView {
   return {
     uuid: row.uuid as string,
     name: row.name as string,
@@ -223,6 +224,9 @@ function toResourceView(row: Row): ResourceView {
     limits: row.limits as Record<string, number>,
     cost: (row.cost as string | null) ?? null,
     error_message: row.error_message as string,
+    end_date: row.end_date ? iso(row.end_date) : null,
+    end_date_requested_by_uuid: (row.end_date_requested_by as string | null) ?? null,
+    end_date_warnings: (row.end_date_warnings as number[] | undefined) ?? [],
     created: iso(row.created),
     modified: iso(row.modified),
   };

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { OfferingEntity } from '../../entities/offering.entity';
-import type { PageRequest } from '../../repositories/db-errors';
+import { OfferingEntity } from '../entities/offering.entity';
+import type { PageRequest } from '../../identity';
 import { PlanPriceEntity } from '../entities/plan-price.entity';
 import { PlanEntity } from '../entities/plan.entity';
 

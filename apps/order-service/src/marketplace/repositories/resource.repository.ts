@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 // jsonb columns typed as records do not fit TypeORM's deep-partial type: the entity is complete.
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ResourceEntity } from '../../entities/resource.entity';
-import { translateDbErrors } from '../../repositories/db-errors';
+import { ResourceEntity } from '../entities/resource.entity';
+import { translateDbErrors } from '../../identity';
 
 export type ResourceChanges = Partial<
   Pick<
@@ -22,8 +22,6 @@ export type ResourceChanges = Partial<
 /** Marketplace resources: what orders create, change and terminate. */
 @Injectable()
 export class ResourceRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
   /** Throws ReferencedRowError when the project or offering is gone. */
   async create(
     manager: EntityManager,
@@ -33,10 +31,6 @@ export class ResourceRepository {
     const repository = manager.getRepository(ResourceEntity);
     const entity = repository.create(resource);
     await translateDbErrors(() => repository.insert(entity as QueryDeepPartialEntity<ResourceEntity>));
-  }
-
-  async getById(uuid: string, manager: EntityManager = this.dataSource.manager) {
-    return manager.getRepository(ResourceEntity).findOneBy({ uuid });
   }
 
   /** Locks the resource until the transaction ends: its orders and its events queue up behind the lock. */

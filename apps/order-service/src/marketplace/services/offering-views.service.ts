@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { OfferingView } from '@app/contracts';
-import { CustomerRepository } from '../../repositories/customer.repository';
+import { CustomerService } from '../../identity';
 import { toOfferingView, type ProviderOffering } from '../dtos/offering.mapper';
 import { PlanRepository } from '../repositories/plan.repository';
 
@@ -8,7 +8,7 @@ import { PlanRepository } from '../repositories/plan.repository';
 @Injectable()
 export class OfferingViews {
   constructor(
-    private readonly customers: CustomerRepository,
+    private readonly customers: CustomerService,
     private readonly plans: PlanRepository,
   ) {}
 

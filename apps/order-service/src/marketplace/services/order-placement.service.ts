@@ -8,6 +8,7 @@ import {
   refuse,
   uuidOfHyperlink,
   VMWARE_VM_TYPE,
+  type ChangeOrderType,
   type OperationRequest,
   type ORDER_OPERATIONS,
   type OrderCreatedView,
@@ -18,15 +19,13 @@ import {
   type RESOURCE_OPERATIONS,
   type ResourceView,
 } from '@app/contracts';
-import { canActForProvider, type Principal } from '../../domain/access-policy';
-import type { OfferingEntity } from '../../entities/offering.entity';
-import type { ProjectEntity } from '../../entities/project.entity';
-import { CustomerRepository } from '../../repositories/customer.repository';
-import { EventOutbox } from '../../repositories/event-outbox.repository';
-import { OrderRepository } from '../../repositories/order.repository';
-import { UnitOfWork, type Transaction } from '../../repositories/unit-of-work';
-import { ProjectService } from '../../services/project.service';
-import { denied, FORBIDDEN, NOT_FOUND } from '../../services/request-guard.service';
+import { canActForProvider, canSeeProject, type Principal } from '../../identity';
+import type { OfferingEntity } from '../entities/offering.entity';
+import { EventOutbox } from '../repositories/event-outbox.repository';
+import { OrderRepository } from '../repositories/order.repository';
+import { UnitOfWork, type Transaction } from '../../identity';
+import type { StoreAnswer } from './idempotent-requests.service';
+import { denied, FORBIDDEN, NOT_FOUND } from '../../identity';
 import {
   canSeeOrder,
   decideOrderCreate,
@@ -36,9 +35,13 @@ import {
 } from '../domain/order-review';
 import { ORDER_VALIDATION_PORT, type OrderValidationPort } from '../ports/order-validation.port';
 import { OfferingRepository } from '../repositories/offering.repository';
+import { OrderPlacementRepository, type PlacementContext } from '../repositories/order-placement.repository';
 import { OrderViewRepository } from '../repositories/order-view.repository';
-import { PlanRepository, type PlanWithPrices } from '../repositories/plan.repository';
+import { PlanRepository } from '../repositories/plan.repository';
 import { ResourceRepository } from '../repositories/resource.repository';
+import { checkEndDate } from '../domain/end-date-rules';
+import { QuotaService } from './quota.service';
+import { orderGrowth } from '../domain/quota-rules';
 import { OrderTransitions } from './order-transitions.service';
 
 type OrderOps = typeof ORDER_OPERATIONS;
@@ -50,12 +53,16 @@ export const PENDING_ORDER_EXISTS = 'Pending order for resource already exists.'
 const UPDATABLE_VM_LIMITS = new Set(['cpu', 'ram']);
 
 interface Placement {
-  offering: OfferingEntity & { customerUuid: string };
-  project: ProjectEntity;
-  plan: PlanWithPrices | null;
+  offering: NonNullable<PlacementContext['offering']> & { customerUuid: string };
+  project: NonNullable<PlacementContext['project']>;
+  plan: PlacementContext['plan'];
+  /** The ordering user's username, for the order's view. */
+  username: string | null;
   attributes: Record<string, unknown>;
   limits: Record<string, number>;
   cost: string | null;
+  /** Waldur's `end_date` attribute: when the system terminates what the order makes. */
+  endDate: Date | null;
 }
 
 /**
@@ -72,29 +79,36 @@ export class OrderPlacementService {
     private readonly resources: ResourceRepository,
     private readonly offerings: OfferingRepository,
     private readonly plans: PlanRepository,
-    private readonly customers: CustomerRepository,
-    private readonly projects: ProjectService,
+    private readonly placements: OrderPlacementRepository,
     private readonly views: OrderViewRepository,
     private readonly transitions: OrderTransitions,
+    private readonly quotas: QuotaService,
     @Inject(ORDER_VALIDATION_PORT) private readonly validation: OrderValidationPort,
   ) {}
 
+  /** `storeAnswer` keeps the answer under the request's Idempotency-Key, in the order's transaction. */
   async create(
     request: OperationRequest<OrderOps['create']>,
     principal: Principal,
+    storeAnswer?: StoreAnswer,
   ): Promise<RequestReply<OrderView | OrderDraftView>> {
     const { body } = request;
-    const project = await this.projects.visible(uuidOfHyperlink(body.project), principal);
-    if (!project) return refuse(404, NOT_FOUND);
+    const deadline = request.meta?.deadline;
+    // The project, the offering, the plan with its prices and the user's name: one statement.
+    const context = await this.placements.context(
+      uuidOfHyperlink(body.project),
+      uuidOfHyperlink(body.offering),
+      body.plan === undefined ? null : uuidOfHyperlink(body.plan),
+      principal.userUuid,
+    );
+    const { project, offering, plan } = context;
+    if (!project || !canSeeProject(principal, project)) return refuse(404, NOT_FOUND);
     const decision = decideOrderCreate(principal, project);
     if (decision !== 'allow') return denied(decision);
-    const offering = await this.offerings.getById(uuidOfHyperlink(body.offering));
     if (!offering || offering.customerUuid === null) return invalidField('offering', NOT_A_LINK);
-    const provider = offering as OfferingEntity & { customerUuid: string };
+    const provider = offering as typeof offering & { customerUuid: string };
     if (offering.state !== 'Active') return invalidField('offering', 'Offering is not available.');
-    let plan: PlanWithPrices | null = null;
     if (body.plan !== undefined) {
-      plan = await this.plans.getById(uuidOfHyperlink(body.plan));
       if (!plan) return invalidField('plan', NOT_A_LINK);
       if (plan.plan.offeringUuid !== offering.uuid)
         return invalidField('plan', 'This plan is not available for selected offering.');
@@ -105,31 +119,54 @@ export class OrderPlacementService {
         'accepting_terms_of_service',
         `Terms of service for offering '${offering.name}' have not been accepted.`,
       );
+    // The end date is the marketplace's, not the adapter's: checked here, kept in the order's attributes.
+    const { end_date: endDateValue, ...backendAttributes } = body.attributes;
+    const endDate = checkEndDate(
+      endDateValue ?? null,
+      new Date(),
+      offering.maxResourceTerminationOffsetInDays ?? null,
+    );
+    if (!endDate.ok) return invalidField('end_date', endDate.message);
     const checked = await this.check(
       provider,
       project.customerUuid,
       'Create',
-      body.attributes,
+      backendAttributes,
       body.limits,
       null,
+      deadline,
     );
     if (checked.status === 'error') return checked;
-    const { attributes, limits } = checked.data;
+    const { limits } = checked.data;
+    const attributes =
+      endDate.endDate === null
+        ? checked.data.attributes
+        : { ...checked.data.attributes, end_date: endDateValue };
     const placement: Placement = {
       offering: provider,
       project,
-      plan,
+      plan: body.plan === undefined ? null : plan,
+      username: context.username,
       attributes,
       limits,
       cost: plan ? monthlyEstimate(componentsOf(offering.type), plan.prices, limits) : null,
+      endDate: endDate.endDate,
     };
-    if (request.query.dry_run === true) return ok(await this.draft(placement));
-    return ok(await this.store(placement, principal));
+    if (request.query.dry_run === true) {
+      const growth = orderGrowth(offering.type, 'Create', null, limits, {
+        before: null,
+        after: placement.cost,
+      });
+      const refused = await this.quotas.preview(project, growth);
+      return refused ?? ok(this.draft(placement));
+    }
+    return this.store(placement, principal, storeAnswer, deadline);
   }
 
   async updateLimits(
     request: OperationRequest<ResourceOps['updateLimits']>,
     principal: Principal,
+    storeAnswer?: StoreAnswer,
   ): Promise<RequestReply<OrderCreatedView>> {
     const found = await this.orderable(request.params.uuid, principal, ['OK'], 'updated');
     if ('status' in found) return found;
@@ -150,16 +187,30 @@ export class OrderPlacementService {
       resource.attributes,
       wanted,
       resource.resource_uuid,
+      request.meta?.deadline,
     );
     if (checked.status === 'error') return checked;
     const plan = resource.plan_uuid ? await this.plans.getById(resource.plan_uuid) : null;
     const cost = plan ? monthlyEstimate(componentsOf(offering.type), plan.prices, checked.data.limits) : null;
-    return this.change(resource, principal, 'Update', resource.attributes, checked.data.limits, cost, ['OK']);
+    return this.change(
+      resource,
+      principal,
+      'Update',
+      resource.attributes,
+      checked.data.limits,
+      cost,
+      ['OK'],
+      {
+        storeAnswer,
+        deadline: request.meta?.deadline,
+      },
+    );
   }
 
   async terminate(
     request: OperationRequest<ResourceOps['terminate']>,
     principal: Principal,
+    storeAnswer?: StoreAnswer,
   ): Promise<RequestReply<OrderCreatedView>> {
     const allowed: ResourceView['state'][] = ['OK', 'Erred'];
     const found = await this.orderable(request.params.uuid, principal, allowed, 'terminated');
@@ -172,6 +223,7 @@ export class OrderPlacementService {
       request.body.attributes,
       resource.limits,
       resource.resource_uuid,
+      request.meta?.deadline,
     );
     if (checked.status === 'error') return checked;
     return this.change(
@@ -182,6 +234,7 @@ export class OrderPlacementService {
       resource.limits,
       resource.cost,
       allowed,
+      { storeAnswer, deadline: request.meta?.deadline },
     );
   }
 
@@ -229,30 +282,30 @@ export class OrderPlacementService {
 
   /** The adapter's check of a VMware order; other types are taken as they are. */
   private async check(
-    offering: OfferingEntity,
+    offering: Pick<OfferingEntity, 'uuid' | 'type'>,
     customerUuid: string,
     type: OrderType,
     attributes: Record<string, unknown>,
     limits: Record<string, number>,
     vmUuid: string | null,
+    deadline: number | undefined,
   ): Promise<RequestReply<{ attributes: Record<string, unknown>; limits: Record<string, number> }>> {
     if (offering.type !== VMWARE_VM_TYPE) return ok({ attributes, limits });
-    return this.validation.validate({
-      offering_uuid: offering.uuid,
-      customer_uuid: customerUuid,
-      type,
-      attributes,
-      limits,
-      vm_uuid: vmUuid,
-    });
+    return this.validation.validate(
+      {
+        offering_uuid: offering.uuid,
+        customer_uuid: customerUuid,
+        type,
+        attributes,
+        limits,
+        vm_uuid: vmUuid,
+      },
+      deadline,
+    );
   }
 
-  private async draft(placement: Placement): Promise<OrderDraftView> {
+  private draft(placement: Placement): OrderDraftView {
     const { offering, project, plan, attributes, limits, cost } = placement;
-    const [customer, provider] = await Promise.all([
-      this.customers.getById(project.customerUuid),
-      this.customers.getById(offering.customerUuid),
-    ]);
     return {
       type: 'Create',
       offering_uuid: offering.uuid,
@@ -261,21 +314,26 @@ export class OrderPlacementService {
       project_uuid: project.uuid,
       project_name: project.name,
       customer_uuid: project.customerUuid,
-      customer_name: customer?.name ?? '',
+      customer_name: project.customerName,
       plan_uuid: plan?.plan.uuid ?? null,
       plan_name: plan?.plan.name ?? null,
       provider_uuid: offering.customerUuid,
-      provider_name: provider?.name ?? '',
+      provider_name: offering.providerName,
       attributes,
       limits,
       cost,
     };
   }
 
-  private async store(placement: Placement, principal: Principal): Promise<OrderView> {
-    const { offering, project, plan, attributes, limits, cost } = placement;
+  private async store(
+    placement: Placement,
+    principal: Principal,
+    storeAnswer: StoreAnswer | undefined,
+    deadline: number | undefined,
+  ): Promise<RequestReply<OrderView>> {
+    const { offering, project, plan, attributes, limits, cost, endDate } = placement;
     const orderUuid = randomUUID();
-    const resourceUuid = randomUUID();
+    const marketplaceResourceUuid = randomUUID();
     const scope: OrderScope = {
       project,
       providerUuid: offering.customerUuid,
@@ -285,53 +343,47 @@ export class OrderPlacementService {
     };
     const state = initialState(principal, scope);
     const view = await this.uow.run(async (tx) => {
-      await this.resources.create(tx, {
-        uuid: resourceUuid,
+      // Under the organisation's and project's locks until the order is written: no race past a quota.
+      const refused = await this.quotas.admit(
+        tx,
+        project,
+        orderGrowth(offering.type, 'Create', null, limits, { before: null, after: cost }),
+      );
+      if (refused) return refused;
+      const created = await this.placements.createOrder(tx, {
+        orderUuid,
+        marketplaceResourceUuid,
+        state,
+        context: { project, offering },
+        plan: plan ? { uuid: plan.plan.uuid, name: plan.plan.name } : null,
         name: typeof attributes.name === 'string' ? attributes.name : '',
         description: typeof attributes.description === 'string' ? attributes.description : '',
-        state: 'Creating',
-        offeringUuid: offering.uuid,
-        projectUuid: project.uuid,
-        planUuid: plan?.plan.uuid ?? null,
         attributes,
         limits,
         cost,
-        errorMessage: '',
-        backendId: null,
-        backendRef: null,
-      });
-      const order = await this.orders.create(tx, {
-        uuid: orderUuid,
-        type: 'Create' as const,
-        state,
-        offeringUuid: offering.uuid,
-        projectUuid: project.uuid,
-        resourceUuid,
-        planUuid: plan?.plan.uuid ?? null,
-        attributes,
-        limits,
-        cost,
+        endDate,
         createdBy: principal.userUuid,
-        ...this.selfReview(state, principal),
+        createdByUsername: placement.username,
+        consumerReviewed: state !== 'pending-consumer',
       });
-      const created = await this.transitions.record(tx, orderUuid, null, resourceUuid, null, true);
-      if (state === 'executing') await this.transitions.submit(tx, order, null, created);
+      await storeAnswer?.(tx, ok(created));
       return created;
-    });
+    }, deadline);
+    if ('status' in view) return view;
     this.events.wake();
-    if (!view) throw new Error(`order ${orderUuid} has no view after its creation`);
-    return view;
+    return ok(view);
   }
 
   /** An Update or Terminate order of `resource`; the resource waits in Updating or Terminating. */
   private async change(
     resource: ResourceView,
     principal: Principal,
-    type: 'Update' | 'Terminate',
+    type: ChangeOrderType,
     attributes: Record<string, unknown>,
     limits: Record<string, number>,
     cost: string | null,
     states: ResourceView['state'][],
+    { storeAnswer, deadline }: { storeAnswer?: StoreAnswer; deadline?: number },
   ): Promise<RequestReply<OrderCreatedView>> {
     const orderUuid = randomUUID();
     const scope: OrderScope = {
@@ -348,13 +400,20 @@ export class OrderPlacementService {
       // Checked again under the lock: another order may have been placed since the first check.
       const refused = await this.conflict(tx, locked, states, type === 'Update' ? 'updated' : 'terminated');
       if (refused) return refused;
+      const growth = orderGrowth(resource.offering_type, type, locked.limits, limits, {
+        before: locked.cost,
+        after: cost,
+      });
+      const project = { uuid: resource.project_uuid, customerUuid: resource.customer_uuid };
+      const overQuota = await this.quotas.admit(tx, project, growth);
+      if (overQuota) return overQuota;
       const order = await this.orders.create(tx, {
         uuid: orderUuid,
         type,
         state,
         offeringUuid: resource.offering_uuid,
         projectUuid: resource.project_uuid,
-        resourceUuid: resource.uuid,
+        marketplaceResourceUuid: resource.uuid,
         planUuid: resource.plan_uuid,
         attributes,
         limits,
@@ -365,8 +424,10 @@ export class OrderPlacementService {
       await this.resources.update(tx, resource.uuid, { state: resourceStateWhilePending(type) });
       const created = await this.transitions.record(tx, orderUuid, null, resource.uuid, locked.state, true);
       if (state === 'executing') await this.transitions.submit(tx, order, locked.backendId, created);
-      return ok({ order_uuid: orderUuid });
-    });
+      const answer = ok({ order_uuid: orderUuid });
+      await storeAnswer?.(tx, answer);
+      return answer;
+    }, deadline);
     if (outcome.status === 'ok') this.events.wake();
     return outcome;
   }

@@ -10,8 +10,7 @@ import {
   type RESOURCE_OPERATIONS,
   type ResourceView,
 } from '@app/contracts';
-import type { Principal } from '../../domain/access-policy';
-import { NOT_FOUND } from '../../services/request-guard.service';
+import { type Principal, NOT_FOUND } from '../../identity';
 import { canSeeOrder } from '../domain/order-review';
 import { OrderViewRepository, orderVisibility } from '../repositories/order-view.repository';
 
@@ -35,7 +34,7 @@ export class OrderQueryService {
         projectUuid: q.project_uuid,
         customerUuid: q.customer_uuid,
         providerUuid: q.provider_uuid,
-        resourceUuid: q.resource_uuid,
+        marketplaceResourceUuid: q.resource_uuid,
         state: q.state,
         type: q.type,
       },

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ok, refuse, type OrderView, type RequestReply } from '@app/contracts';
-import type { Principal } from '../../domain/access-policy';
-import { EventOutbox } from '../../repositories/event-outbox.repository';
-import { OrderRepository } from '../../repositories/order.repository';
-import { UnitOfWork } from '../../repositories/unit-of-work';
-import { denied, NOT_FOUND } from '../../services/request-guard.service';
+import type { Principal } from '../../identity';
+import { EventOutbox } from '../repositories/event-outbox.repository';
+import { OrderRepository } from '../repositories/order.repository';
+import { UnitOfWork, denied, NOT_FOUND } from '../../identity';
 import { checkAction, type OrderAction } from '../domain/order-review';
 import { OrderViewRepository } from '../repositories/order-view.repository';
+import { QuotaService } from './quota.service';
+import { orderGrowth } from '../domain/quota-rules';
+import { ResourceRepository } from '../repositories/resource.repository';
 import { OrderTransitions } from './order-transitions.service';
 import { PENDING_ORDER_EXISTS } from './order-placement.service';
 
@@ -23,6 +25,8 @@ export class OrderReviewService {
     private readonly orders: OrderRepository,
     private readonly views: OrderViewRepository,
     private readonly transitions: OrderTransitions,
+    private readonly resources: ResourceRepository,
+    private readonly quotas: QuotaService,
   ) {}
 
   async act(
@@ -48,8 +52,19 @@ export class OrderReviewService {
         order.state,
       );
       if (!check.ok) return 'decision' in check ? denied(check.decision) : refuse(409, check.conflict);
-      if (action === 'retry' && (await this.orders.hasPending(tx, order.resourceUuid, order.uuid)))
+      if (action === 'retry' && (await this.orders.hasPending(tx, order.marketplaceResourceUuid, order.uuid)))
         return refuse(409, PENDING_ORDER_EXISTS);
+      if (action === 'retry') {
+        // An erred order used nothing: retried, it counts again, so it passes the quotas again.
+        const resource = await this.resources.getForUpdate(tx, order.marketplaceResourceUuid);
+        const growth = orderGrowth(view.offering_type, order.type, resource?.limits ?? null, order.limits, {
+          before: resource?.cost ?? null,
+          after: order.cost,
+        });
+        const project = { uuid: view.project_uuid, customerUuid: view.customer_uuid };
+        const overQuota = await this.quotas.admit(tx, project, growth);
+        if (overQuota) return overQuota;
+      }
       const review = reviewOf(action, principal.userUuid);
       await this.transitions.apply(tx, {
         order,

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TERMINAL_ORDER_STATES, type OrderState, type OrderView, type ResourceState } from '@app/contracts';
-import type { OrderEntity } from '../../entities/order.entity';
-import type { ResourceEntity } from '../../entities/resource.entity';
-import { EventOutbox } from '../../repositories/event-outbox.repository';
-import { OrderRepository, type OrderChanges } from '../../repositories/order.repository';
-import type { Transaction } from '../../repositories/unit-of-work';
+import type { OrderEntity } from '../entities/order.entity';
+import type { ResourceEntity } from '../entities/resource.entity';
+import { EventOutbox } from '../repositories/event-outbox.repository';
+import { OrderRepository, type OrderChanges } from '../repositories/order.repository';
+import type { Transaction } from '../../identity';
 import { resourceStateAfter, resourceStateWhilePending } from '../domain/order-review';
 import { OrderViewRepository } from '../repositories/order-view.repository';
 import { ResourceRepository, type ResourceChanges } from '../repositories/resource.repository';
@@ -41,11 +41,11 @@ export class OrderTransitions {
 
   async apply(tx: Transaction, input: TransitionInput): Promise<void> {
     const { order, to } = input;
-    const resource = await this.resources.getForUpdate(tx, order.resourceUuid);
-    if (!resource) throw new Error(`order ${order.uuid} has no resource ${order.resourceUuid}`);
+    const resource = await this.resources.getForUpdate(tx, order.marketplaceResourceUuid);
+    if (!resource) throw new Error(`order ${order.uuid} has no resource ${order.marketplaceResourceUuid}`);
     const now = new Date();
     const changes: OrderChanges = { state: to };
-    if (to === 'done' || to === 'erred' || to === 'canceled' || to === 'rejected') changes.completedAt = now;
+    if (TERMINAL_ORDER_STATES.includes(to)) changes.completedAt = now;
     if (to === 'erred') changes.errorMessage = input.errorMessage ?? '';
     if (order.state === 'erred' && to === 'executing') changes.errorMessage = '';
     if (input.review?.as === 'consumer') Object.assign(changes, reviewed('consumer', input.review.by, now));
@@ -67,20 +67,20 @@ export class OrderTransitions {
 
   /**
    * The events of a change already written: the order's (and the resource's, when it changed) views
-   * as they are now. Answers the order's view (null for a backbone order, which has none).
+   * as they are now. Answers the order's view (null for an order without one: see OrderViewRepository).
    */
   async record(
     tx: Transaction,
     orderUuid: string,
     previousOrderState: OrderState | null,
-    resourceUuid: string,
+    marketplaceResourceUuid: string,
     previousResourceState: ResourceState | null,
     resourceChanged: boolean,
   ): Promise<OrderView | null> {
     const order = await this.views.order(orderUuid, tx);
-    // Orders of the caller-less backbone path have no public view: nobody may see them.
+    // An order without a public view (its offering has no provider) is seen by nobody: no events.
     if (!order) return null;
-    const resource = resourceChanged ? await this.views.resource(resourceUuid, tx) : null;
+    const resource = resourceChanged ? await this.views.resource(marketplaceResourceUuid, tx) : null;
     const orderEvent = () => this.events.orderStateChanged(tx, { order, previous_state: previousOrderState });
     const resourceEvent = async () => {
       if (resource)
@@ -116,7 +116,7 @@ export class OrderTransitions {
       offeringType: view?.offering_type ?? (await this.offeringTypeOf(tx, order)),
       projectUuid: order.projectUuid,
       ...(view && { customerUuid: view.customer_uuid }),
-      resourceUuid: order.resourceUuid,
+      resourceUuid: order.marketplaceResourceUuid,
       backendId,
       attributes: order.attributes,
       limits: order.limits,

@@ -11,8 +11,7 @@ import {
   type PlanView,
   type RequestReply,
 } from '@app/contracts';
-import { canActForProvider, type Principal } from '../../domain/access-policy';
-import { FORBIDDEN, NOT_FOUND } from '../../services/request-guard.service';
+import { canActForProvider, type Principal, FORBIDDEN, NOT_FOUND } from '../../identity';
 import { isProviderOffering, toPlanView, type ProviderOffering } from '../dtos/offering.mapper';
 import { OfferingRepository } from '../repositories/offering.repository';
 import { PlanRepository, type PlanWithPrices } from '../repositories/plan.repository';

@@ -13,11 +13,18 @@ import {
   type PROVIDER_OFFERING_OPERATIONS,
   type RequestReply,
 } from '@app/contracts';
-import { SERVICE_RUNTIME, type ServiceRuntime } from '@app/messaging';
-import type { EntityManager } from 'typeorm';
-import { canActForProvider, canSeeCustomer, type Principal } from '../../domain/access-policy';
-import { CustomerRepository } from '../../repositories/customer.repository';
-import { FORBIDDEN, NOT_FOUND } from '../../services/request-guard.service';
+import { OutboxWriter } from '@app/messaging';
+import {
+  canActForProvider,
+  canSeeCustomer,
+  type Principal,
+  CustomerService,
+  FORBIDDEN,
+  NOT_FOUND,
+  type Transaction,
+  UnitOfWork,
+} from '../../identity';
+import type { StoreAnswer } from './idempotent-requests.service';
 import { canApply, refusalOf, TARGET_STATE, type OfferingAction } from '../domain/offering-lifecycle';
 import { isProviderOffering, toOfferingView, type ProviderOffering } from '../dtos/offering.mapper';
 import { INTEGRATION_PORT, type IntegrationPort, type IntegrationSummary } from '../ports/integration.port';
@@ -36,11 +43,12 @@ const NOT_A_LINK = 'Invalid hyperlink - Object does not exist.';
 @Injectable()
 export class ProviderOfferingService {
   constructor(
-    @Inject(SERVICE_RUNTIME) private readonly runtime: ServiceRuntime,
+    private readonly uow: UnitOfWork,
+    private readonly writer: OutboxWriter,
     @Inject(INTEGRATION_PORT) private readonly integrations: IntegrationPort,
     private readonly offerings: OfferingRepository,
     private readonly plans: PlanRepository,
-    private readonly customers: CustomerRepository,
+    private readonly customers: CustomerService,
     private readonly views: OfferingViews,
   ) {}
 
@@ -70,16 +78,18 @@ export class ProviderOfferingService {
     return offering ? ok(await this.views.one(offering)) : refuse(404, NOT_FOUND);
   }
 
+  /** `storeAnswer` keeps the answer under the request's Idempotency-Key, in the offering's transaction. */
   async create(
     request: OperationRequest<Ops['create']>,
     principal: Principal,
+    storeAnswer?: StoreAnswer,
   ): Promise<RequestReply<OfferingView>> {
     const customerUuid = uuidOfHyperlink(request.body.customer);
     const customer = await this.customers.getById(customerUuid);
     if (!customer || !canSeeCustomer(principal, customer.uuid)) return invalidField('customer', NOT_A_LINK);
     if (!canActForProvider(principal, customer.uuid)) return refuse(403, FORBIDDEN);
     const { name, description, category, terms_of_service, type } = request.body;
-    const view = await this.runtime.dataSource.transaction(async (manager) => {
+    const view = await this.uow.run(async (manager) => {
       const offering = (await this.offerings.create(
         {
           uuid: randomUUID(),
@@ -101,9 +111,10 @@ export class ProviderOfferingService {
       });
       const created = toOfferingView(offering, customer.name, [{ plan, prices: {} }]);
       await this.record(manager, created, 'created');
+      await storeAnswer?.(manager, ok(created));
       return created;
     });
-    this.runtime.relay.wake();
+    this.writer.wake();
     return ok(view);
   }
 
@@ -112,12 +123,14 @@ export class ProviderOfferingService {
     principal: Principal,
   ): Promise<RequestReply<OfferingView>> {
     const { name, description, category, terms_of_service } = request.body;
+    const maxDays = request.body.max_resource_termination_offset_in_days;
     return this.change(request.params.uuid, principal, 'updated', async (manager, offering) => {
       await this.offerings.update(manager, offering.uuid, {
         ...(name !== undefined && { name }),
         ...(description !== undefined && { description }),
         ...(category !== undefined && { category }),
         ...(terms_of_service !== undefined && { termsOfService: terms_of_service }),
+        ...(maxDays !== undefined && { maxResourceTerminationOffsetInDays: maxDays }),
       });
       return undefined;
     });
@@ -201,9 +214,9 @@ export class ProviderOfferingService {
     uuid: string,
     principal: Principal,
     change: string,
-    work: (manager: EntityManager, offering: ProviderOffering) => Promise<RequestReply<never> | undefined>,
+    work: (manager: Transaction, offering: ProviderOffering) => Promise<RequestReply<never> | undefined>,
   ): Promise<RequestReply<OfferingView>> {
-    const outcome = await this.runtime.dataSource.transaction(async (manager) => {
+    const outcome = await this.uow.run(async (manager) => {
       const offering = await this.offerings.getForUpdate(manager, uuid);
       if (!isProviderOffering(offering) || !canActForProvider(principal, offering.customerUuid))
         return refuse(404, NOT_FOUND);
@@ -214,14 +227,14 @@ export class ProviderOfferingService {
       await this.record(manager, view, change);
       return ok(view);
     });
-    if (outcome.status === 'ok') this.runtime.relay.wake();
+    if (outcome.status === 'ok') this.writer.wake();
     return outcome;
   }
 
-  private async record(manager: EntityManager, view: OfferingView, change: string): Promise<void> {
-    await this.runtime.outbox.append(
+  private async record(manager: Transaction, view: OfferingView, change: string): Promise<void> {
+    await this.writer.append(
       manager,
-      this.runtime.topology.subjects.offeringChanged,
+      this.writer.subjects.offeringChanged,
       OfferingChangedEvent,
       { offering: view, change },
       view.uuid,

@@ -16,7 +16,7 @@ import {
 import { RequestGuard } from '../../services/request-guard.service';
 import { IntegrationService } from '../services/integration.service';
 
-/** `vsphere.integration.*` (asked by the order service) and `vsphere.limits.get` (by the gateway). */
+/** `vsphere-internal.integration.*` (asked by the order service) and `vsphere.limits.get` (by the gateway). */
 @Controller()
 export class IntegrationController {
   constructor(
@@ -48,7 +48,7 @@ export class IntegrationController {
   @MessagePattern(LIMITS_GET.pattern)
   async onLimits(@Payload() payload: unknown): Promise<RequestReply<LimitsView>> {
     return this.guard.handle(LIMITS_GET, payload, (request) =>
-      this.integrations.limits(request.params.offering_uuid),
+      this.integrations.limits(request.caller, request.params.offering_uuid),
     );
   }
 }

@@ -1,6 +1,7 @@
 import { VapiError, VimFault, VimTransportError } from '@app/vim25';
 import { CredentialCipherError } from './credential-cipher';
-import { connectionOf, IncompleteCredentialsError } from './vcenter-connection';
+import { AddressRefusedError } from '@app/vim25';
+import { connectionOf, IncompleteCredentialsError, PasswordNotForThisUrlError } from './vcenter-connection';
 import { describeVcenterError } from './vcenter-error-message';
 
 describe('describeVcenterError', () => {
@@ -15,14 +16,49 @@ describe('describeVcenterError', () => {
     );
   });
 
-  it('says a connection failed for an unreachable host', () => {
-    const err = new VimTransportError(
-      'RetrieveServiceContent',
-      'network',
-      'RetrieveServiceContent to https://127.0.0.1:1 failed: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1',
+  it('says the same for a refused, reset or silent port: no port scanner', () => {
+    const failure = (code: string) =>
+      describeVcenterError(
+        new VimTransportError('RetrieveServiceContent', 'network', `lib text ${code}`, {
+          cause: { message: `connect ${code}`, code },
+        }),
+      );
+    const said = new Set(
+      ['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].map(failure),
     );
+    expect([...said]).toEqual([
+      'vCenter did not answer at backend_url (no connection could be made). Check the address and that vCenter is up.',
+    ]);
+    expect(failure('ENOTFOUND')).toBe("backend_url's host name does not resolve. Check the address.");
+    // A handshake with something that is not TLS reads like a silent port too.
+    expect(
+      describeVcenterError(
+        new VimTransportError('Login', 'tls', 'lib', { cause: { code: 'ERR_SSL_WRONG_VERSION_NUMBER' } }),
+      ),
+    ).toBe([...said][0]);
+  });
+
+  it('never quotes what a non-vCenter answered, only its status', () => {
+    const err = new VimTransportError('RetrieveServiceContent', 'http', 'lib text {"internal":"SECRET"}', {
+      status: 403,
+    });
     expect(describeVcenterError(err)).toBe(
-      'Cannot connect to vCenter: RetrieveServiceContent to https://127.0.0.1:1 failed: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1',
+      'The address did not answer as a vCenter does (HTTP 403). Is backend_url a vCenter?',
+    );
+    expect(
+      describeVcenterError(new VimTransportError('Login', 'protocol', 'Login: not SOAP: SECRET')),
+    ).not.toContain('SECRET');
+  });
+
+  it('names the rule for an address the allow-list refuses', () => {
+    const err = new VimTransportError('Login', 'refused', 'lib text', {
+      cause: new AddressRefusedError(
+        'vc.example',
+        'it is a loopback address, which … (VCENTER_ALLOWED_NETWORKS)',
+      ),
+    });
+    expect(describeVcenterError(err)).toBe(
+      'backend_url may not be connected to: it is a loopback address, which … (VCENTER_ALLOWED_NETWORKS).',
     );
   });
 
@@ -56,18 +92,27 @@ describe('connectionOf', () => {
     backendUrl: 'https://vc',
     username: 'svc',
     password: 'pw',
+    passwordUrl: 'https://vc',
     verifySsl: false,
     caPem: 'PEM',
   };
+  const network = { addressCheck: () => undefined, connectTimeoutMs: 1_000 };
 
   it('names every missing field', () => {
-    expect(() => connectionOf({ ...fields, backendUrl: '', password: undefined })).toThrow(
+    expect(() => connectionOf({ ...fields, backendUrl: '', password: undefined }, network)).toThrow(
       'The credentials are incomplete: backend_url, password are not set.',
     );
   });
 
   it('trusts the CA only when verify_ssl is on', () => {
-    expect(connectionOf(fields).caPem).toBeUndefined();
-    expect(connectionOf({ ...fields, verifySsl: true }).caPem).toBe('PEM');
+    expect(connectionOf(fields, network).caPem).toBeUndefined();
+    expect(connectionOf({ ...fields, verifySsl: true }, network).caPem).toBe('PEM');
+  });
+
+  it('refuses a password entered for another backend_url', () => {
+    expect(() => connectionOf({ ...fields, passwordUrl: 'https://elsewhere' }, network)).toThrow(
+      PasswordNotForThisUrlError,
+    );
+    expect(() => connectionOf({ ...fields, passwordUrl: null }, network)).toThrow(PasswordNotForThisUrlError);
   });
 });

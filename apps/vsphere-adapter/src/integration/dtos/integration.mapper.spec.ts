@@ -1,4 +1,4 @@
-import { syncStateOf } from './integration.mapper';
+import { syncStateOf, VERIFY_SSL_OFF_WARNING, warningsOf } from './integration.mapper';
 
 describe('syncStateOf', () => {
   const at = new Date();
@@ -10,5 +10,12 @@ describe('syncStateOf', () => {
   it('is SCHEDULED while a request waits, IDLE otherwise', () => {
     expect(syncStateOf({ syncRunningSince: null, syncRequestedAt: at })).toBe('SCHEDULED');
     expect(syncStateOf({ syncRunningSince: null, syncRequestedAt: null })).toBe('IDLE');
+  });
+});
+
+describe('the view of the connection', () => {
+  it('warns while verify_ssl is off, and only then', () => {
+    expect(warningsOf({ verifySsl: true })).toEqual([]);
+    expect(warningsOf({ verifySsl: false })).toEqual([VERIFY_SSL_OFF_WARNING]);
   });
 });

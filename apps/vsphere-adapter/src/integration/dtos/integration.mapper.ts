@@ -9,19 +9,35 @@ export function syncStateOf(row: Pick<IntegrationEntity, 'syncRunningSince' | 's
   return row.syncRequestedAt !== null ? 'SCHEDULED' : 'IDLE';
 }
 
-/** The integration as the provider and the events see it: never the password, only whether one is set. Pure. */
+/** Said on the view while certificate verification is off. */
+export const VERIFY_SSL_OFF_WARNING =
+  "verify_ssl is off: vCenter's TLS certificate is not checked, so whoever can intercept the " +
+  'connection can pose as vCenter and read the password. Turn it on (with ca_pem for a private CA).';
+
+/** What the view warns about for this row. Pure. */
+export function warningsOf(row: Pick<IntegrationEntity, 'verifySsl'>): string[] {
+  return row.verifySsl ? [] : [VERIFY_SSL_OFF_WARNING];
+}
+
+/**
+ * The integration as the provider and the events see it: never the password, only whether one is
+ * set for the stored backend_url (one bound to another address is not sent, so it is not set). Pure.
+ */
 export function toIntegrationView(row: IntegrationEntity, basicMode: boolean): IntegrationView {
   return {
     offering_uuid: row.offeringUuid,
     backend_url: row.backendUrl,
     username: row.username,
-    password_set: row.passwordSealed !== null,
+    password_set: row.passwordSealed !== null && row.passwordUrl === row.backendUrl,
     default_cluster_label: row.defaultClusterLabel,
     max_cpu: row.maxCpu,
     max_ram: row.maxRam,
     max_disk: row.maxDisk,
     max_disk_total: row.maxDiskTotal,
     max_cores_per_socket: row.maxCoresPerSocket,
+    max_snapshots: row.maxSnapshots,
+    snapshot_max_age_hours: row.snapshotMaxAgeHours,
+    memory_snapshots: row.memorySnapshots,
     verify_ssl: row.verifySsl,
     ca_pem: row.caPem,
     state: row.state,
@@ -34,6 +50,7 @@ export function toIntegrationView(row: IntegrationEntity, basicMode: boolean): I
     counts: row.counts,
     skipped: row.skipped,
     basic_mode: basicMode,
+    warnings: warningsOf(row),
     created: row.created.toISOString(),
     modified: row.modified.toISOString(),
   };
@@ -47,5 +64,8 @@ export function toLimitsView(row: IntegrationEntity): LimitsView {
     max_ram: row.maxRam,
     max_disk: row.maxDisk,
     max_disk_total: row.maxDiskTotal,
+    max_snapshots: row.maxSnapshots,
+    snapshot_max_age_hours: row.snapshotMaxAgeHours,
+    memory_snapshots: row.memorySnapshots,
   };
 }

@@ -21,6 +21,10 @@ export class IntegrationEntity {
   @Column({ name: 'password_sealed', type: 'text', nullable: true })
   passwordSealed!: string | null;
 
+  /** The backend_url the password was entered for: it is sent to no other (null with no password). */
+  @Column({ name: 'password_url', type: 'varchar', nullable: true })
+  passwordUrl!: string | null;
+
   @Column({ name: 'default_cluster_label', type: 'varchar' })
   defaultClusterLabel!: string;
 
@@ -38,6 +42,15 @@ export class IntegrationEntity {
 
   @Column({ name: 'max_cores_per_socket', type: 'integer', nullable: true })
   maxCoresPerSocket!: number | null;
+
+  @Column({ name: 'max_snapshots', type: 'integer' })
+  maxSnapshots!: number;
+
+  @Column({ name: 'snapshot_max_age_hours', type: 'integer' })
+  snapshotMaxAgeHours!: number;
+
+  @Column({ name: 'memory_snapshots', type: 'boolean' })
+  memorySnapshots!: boolean;
 
   @Column({ name: 'verify_ssl', type: 'boolean' })
   verifySsl!: boolean;

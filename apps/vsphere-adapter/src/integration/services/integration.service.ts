@@ -1,8 +1,10 @@
 import { X509Certificate } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type VsphereCaller,
   invalidField,
   ok,
+  pemCertificateBlocks,
   refuse,
   type IntegrationSyncAccepted,
   type IntegrationView,
@@ -12,11 +14,14 @@ import {
 } from '@app/contracts';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
 import { InventoryQueryRepository } from '../../inventory/repositories/inventory-query.repository';
-import { UnitOfWork } from '../../repositories/unit-of-work';
+import { InventoryQueryService } from '../../inventory/services/inventory-query.service';
+import { UnitOfWork } from '@app/messaging';
 import { NOT_FOUND } from '../../services/request-guard.service';
 import { toIntegrationView, toLimitsView, syncStateOf } from '../dtos/integration.mapper';
 import { IntegrationRepository, type IntegrationChanges } from '../repositories/integration.repository';
+import type { IntegrationEntity } from '../entities/integration.entity';
 import { CredentialsService } from './credentials.service';
+import { EndpointGuard } from './endpoint-guard.service';
 import { SyncCoordinator } from './sync-coordinator.service';
 
 const FIELD = (name: string) => `service_attributes.${name}`;
@@ -25,7 +30,7 @@ const NO_KEYS =
 
 /** Why a PEM bundle is not a list of X.509 certificates, or undefined. Pure. */
 export function caPemProblem(pem: string): string | undefined {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const blocks = pemCertificateBlocks(pem);
   for (const [index, block] of blocks.entries()) {
     try {
       new X509Certificate(block);
@@ -58,6 +63,8 @@ export class IntegrationService {
     private readonly inventory: InventoryQueryRepository,
     private readonly credentials: CredentialsService,
     private readonly coordinator: SyncCoordinator,
+    private readonly endpoints: EndpointGuard,
+    private readonly inventoryQueries: InventoryQueryService,
   ) {}
 
   async update(
@@ -71,6 +78,11 @@ export class IntegrationService {
       const problem = caPemProblem(attributes.ca_pem);
       if (problem !== undefined) return invalidField(FIELD('ca_pem'), problem);
     }
+    if (attributes.backend_url !== undefined) {
+      const refusal = await this.endpoints.refusalOf(attributes.backend_url);
+      if (refusal !== undefined)
+        return invalidField(FIELD('backend_url'), `This address may not be used for vCenter: ${refusal}.`);
+    }
     try {
       await this.uow.run(async (tx) => {
         await this.integrations.createIfMissing(tx, offeringUuid);
@@ -78,7 +90,7 @@ export class IntegrationService {
         if (row?.lastSyncSuccess != null && attributes.default_cluster_label)
           await this.checkClusterLabel(offeringUuid, attributes.default_cluster_label);
         await this.integrations.update(tx, offeringUuid, {
-          ...this.changesOf(offeringUuid, attributes),
+          ...this.changesOf(offeringUuid, attributes, row),
           ...(customerUuid === undefined ? {} : { customerUuid }),
         });
         await this.integrations.requestSync(offeringUuid, tx);
@@ -111,7 +123,9 @@ export class IntegrationService {
     });
   }
 
-  async limits(offeringUuid: string): Promise<RequestReply<LimitsView>> {
+  /** The maximums, for whoever may see the offering's inventory (a Draft's: its provider and staff): unseen is missing. */
+  async limits(caller: VsphereCaller, offeringUuid: string): Promise<RequestReply<LimitsView>> {
+    if (!(await this.inventoryQueries.canSee(caller, offeringUuid))) return refuse(404, NOT_FOUND);
     const row = await this.integrations.getById(offeringUuid);
     return row === null ? refuse(404, NOT_FOUND) : ok(toLimitsView(row));
   }
@@ -127,17 +141,42 @@ export class IntegrationService {
     );
   }
 
-  private changesOf(offeringUuid: string, a: ServiceAttributes): IntegrationChanges {
+  /**
+   * The row's changes. A password is bound to the backend_url it is saved with (or the stored
+   * one) and to the TLS trust it was entered under: a new backend_url or username, certificate
+   * checks turned off, or another CA, saved without a password, clears the stored one, so a
+   * password is never sent to an address, or past a certificate, it was not entered for.
+   */
+  private changesOf(
+    offeringUuid: string,
+    a: ServiceAttributes,
+    row: IntegrationEntity | null,
+  ): IntegrationChanges {
     const changes: IntegrationChanges = {};
     if (a.backend_url !== undefined) changes.backendUrl = a.backend_url;
     if (a.username !== undefined) changes.username = a.username;
-    if (a.password !== undefined) changes.passwordSealed = this.credentials.seal(a.password, offeringUuid);
+    const url = a.backend_url ?? row?.backendUrl ?? '';
+    if (a.password !== undefined) {
+      changes.passwordSealed = this.credentials.seal(a.password, offeringUuid);
+      changes.passwordUrl = url;
+    } else if (
+      (a.backend_url !== undefined && a.backend_url !== row?.backendUrl) ||
+      (a.username !== undefined && a.username !== row?.username) ||
+      (a.verify_ssl === false && row?.verifySsl !== false) ||
+      (a.ca_pem !== undefined && a.ca_pem !== row?.caPem)
+    ) {
+      changes.passwordSealed = null;
+      changes.passwordUrl = null;
+    }
     if (a.default_cluster_label !== undefined) changes.defaultClusterLabel = a.default_cluster_label;
     if (a.max_cpu !== undefined) changes.maxCpu = a.max_cpu;
     if (a.max_ram !== undefined) changes.maxRam = a.max_ram;
     if (a.max_disk !== undefined) changes.maxDisk = a.max_disk;
     if (a.max_disk_total !== undefined) changes.maxDiskTotal = a.max_disk_total;
     if (a.max_cores_per_socket !== undefined) changes.maxCoresPerSocket = a.max_cores_per_socket;
+    if (a.max_snapshots !== undefined) changes.maxSnapshots = a.max_snapshots;
+    if (a.snapshot_max_age_hours !== undefined) changes.snapshotMaxAgeHours = a.snapshot_max_age_hours;
+    if (a.memory_snapshots !== undefined) changes.memorySnapshots = a.memory_snapshots;
     if (a.verify_ssl !== undefined) changes.verifySsl = a.verify_ssl;
     if (a.ca_pem !== undefined) changes.caPem = a.ca_pem;
     return changes;

@@ -12,14 +12,14 @@ import { LOGGER } from '../../adapters/runtime-providers';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
 import { planSync, type SyncPlan } from '../../inventory/domain/sync-plan';
 import { InventoryWriterRepository } from '../../inventory/repositories/inventory-writer.repository';
-import { UnitOfWork } from '../../repositories/unit-of-work';
+import { UnitOfWork } from '@app/messaging';
 import { INVENTORY_SOURCE, type InventorySource } from '../../vcenter/ports/inventory-source.port';
 import { toIntegrationView } from '../dtos/integration.mapper';
-import { connectionOf, type VcenterConnection } from '../domain/vcenter-connection';
+import type { VcenterConnection } from '../domain/vcenter-connection';
 import { describeVcenterError } from '../domain/vcenter-error-message';
 import type { IntegrationEntity } from '../entities/integration.entity';
 import { IntegrationRepository } from '../repositories/integration.repository';
-import { CredentialsService } from './credentials.service';
+import { VcenterAccessService } from './vcenter-access.service';
 
 // Template details read within this time are not read again while their item is unchanged.
 const TEMPLATE_DETAILS_MAX_AGE_MS = 6 * 3_600_000;
@@ -57,7 +57,7 @@ export class SynchronisationService {
     private readonly uow: UnitOfWork,
     private readonly integrations: IntegrationRepository,
     private readonly inventory: InventoryWriterRepository,
-    private readonly credentials: CredentialsService,
+    private readonly access: VcenterAccessService,
     private readonly events: EventOutbox,
   ) {}
 
@@ -119,17 +119,7 @@ export class SynchronisationService {
   }
 
   private async connection(row: IntegrationEntity): Promise<VcenterConnection> {
-    const password =
-      row.passwordSealed === null
-        ? undefined
-        : (await this.credentials.open(row.offeringUuid, row.passwordSealed)).plaintext;
-    return connectionOf({
-      backendUrl: row.backendUrl,
-      username: row.username,
-      password,
-      verifySsl: row.verifySsl,
-      caPem: row.caPem,
-    });
+    return this.access.connectionOf(row);
   }
 
   private async finish(offeringUuid: string, outcome: Outcome, durationMs: number): Promise<void> {

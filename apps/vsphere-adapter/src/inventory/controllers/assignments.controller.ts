@@ -7,18 +7,20 @@ import {
   type Page,
   type RequestReply,
 } from '@app/contracts';
+import { IdempotentRequests } from '@app/messaging';
 import { RequestGuard } from '../../services/request-guard.service';
 import { AssignmentService, type AssignmentBody } from '../services/assignment.service';
 
 /**
  * `vsphere.assignments.<kind>.add|remove|list` for clusters, networks (new VMs), networks for
- * existing VMs, datastores and folders: staff only.
+ * existing VMs, datastores and folders: staff only; `add` honours the gateway's Idempotency-Key.
  */
 @Controller()
 export class AssignmentsController {
   constructor(
     private readonly guard: RequestGuard,
     private readonly assignments: AssignmentService,
+    private readonly idempotency: IdempotentRequests,
   ) {}
 
   @MessagePattern(OPS['clusters'].add.pattern)
@@ -100,7 +102,9 @@ export class AssignmentsController {
     // Every kind's operation has the same shape; only the object field's name differs.
     const operation = OPS[kind].add as (typeof OPS)['clusters']['add'];
     return this.guard.handle(operation, payload, (r) =>
-      this.assignments.add(kind, r.caller, r.body as AssignmentBody),
+      this.idempotency.run(operation.pattern, r, { userUuid: r.caller.user_uuid }, (store) =>
+        this.assignments.add(kind, r.caller, r.body as AssignmentBody, store),
+      ),
     );
   }
 

@@ -7,6 +7,7 @@ import type {
   NetworkView,
   TemplateView,
 } from '@app/contracts';
+import { guestOsName } from '../domain/guest-os-name';
 import { splitTemplateName } from '../domain/template-name';
 import type { ClusterEntity } from '../entities/cluster.entity';
 import type { DatastoreEntity } from '../entities/datastore.entity';
@@ -30,6 +31,7 @@ export function toTemplateView(t: TemplateEntity): TemplateView {
     os,
     os_version: version,
     guest_os: t.guestOs,
+    guest_os_name: guestOsName(t.guestOs),
     cores: t.cores,
     cores_per_socket: t.coresPerSocket,
     ram: t.ram,

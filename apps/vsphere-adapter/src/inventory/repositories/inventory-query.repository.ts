@@ -13,7 +13,11 @@ export type Visibility = { all: true } | { all: false; customerUuids: readonly s
 
 export interface InventoryFilters {
   offeringUuid?: string;
+  /** Only these offerings' objects (the ones the caller may see); undefined: any offering. */
+  offeringUuids?: readonly string[];
   name?: string;
+  /** One object (a retrieve asks the list for it, so it is visible exactly as listed). */
+  uuid?: string;
 }
 
 export interface PageRequest {
@@ -45,6 +49,7 @@ export class InventoryQueryRepository {
     filters: InventoryFilters,
     page: PageRequest,
   ): Promise<{ items: TemplateEntity[]; count: number }> {
+    if (filters.offeringUuids?.length === 0) return { items: [], count: 0 };
     const query = this.dataSource.getRepository(TemplateEntity).createQueryBuilder('o');
     this.filter(query, filters);
     const [items, count] = await query
@@ -56,6 +61,10 @@ export class InventoryQueryRepository {
     return { items, count };
   }
 
+  async getTemplate(uuid: string): Promise<TemplateEntity | null> {
+    return this.dataSource.getRepository(TemplateEntity).findOneBy({ uuid });
+  }
+
   /** Clusters, networks (for new or existing VMs), datastores or folders the viewer may use. */
   async listObjects<K extends AssignmentKind>(
     kind: K,
@@ -63,6 +72,7 @@ export class InventoryQueryRepository {
     filters: InventoryFilters,
     page: PageRequest,
   ): Promise<{ items: EntityOf<K>[]; count: number }> {
+    if (filters.offeringUuids?.length === 0) return { items: [], count: 0 };
     const entity = ENTITIES[kind] as EntityTarget<EntityOf<K>>;
     const query = this.dataSource.getRepository(entity).createQueryBuilder('o');
     this.filter(query, filters);
@@ -96,6 +106,9 @@ export class InventoryQueryRepository {
   ): void {
     if (filters.offeringUuid !== undefined)
       query.andWhere('o.offering_uuid = :offeringUuid', { offeringUuid: filters.offeringUuid });
+    if (filters.offeringUuids !== undefined)
+      query.andWhere('o.offering_uuid IN (:...offeringUuids)', { offeringUuids: [...filters.offeringUuids] });
     if (filters.name !== undefined) query.andWhere('o.name ILIKE :name', { name: likePattern(filters.name) });
+    if (filters.uuid !== undefined) query.andWhere('o.uuid = :uuid', { uuid: filters.uuid });
   }
 }

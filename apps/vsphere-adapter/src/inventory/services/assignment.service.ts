@@ -11,6 +11,7 @@ import {
   type RequestReply,
   type VsphereCaller,
 } from '@app/contracts';
+import type { StoreAnswer } from '@app/messaging';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
 import { NOT_FOUND, staffOnly } from '../../services/request-guard.service';
 import { toAssignmentView } from '../dtos/inventory.mapper';
@@ -37,10 +38,12 @@ export class AssignmentService {
     private readonly assignments: AssignmentRepository,
   ) {}
 
+  /** With an Idempotency-Key, `store` keeps the answer in the transaction that made the assignment. */
   async add(
     kind: AssignmentKind,
     caller: VsphereCaller,
     body: AssignmentBody,
+    store?: StoreAnswer,
   ): Promise<RequestReply<AssignmentView>> {
     if (!caller.is_staff) return staffOnly();
     const { field } = ASSIGNMENT_FIELDS[kind];
@@ -55,7 +58,9 @@ export class AssignmentService {
           (await this.assignments.countInOffering(tx, kind, customerUuid, object.offeringUuid)) > 0
         )
           return invalidField(field, basicModeMessage);
-        return ok(toAssignmentView(kind, await this.assignments.add(tx, kind, customerUuid, object)));
+        const reply = ok(toAssignmentView(kind, await this.assignments.add(tx, kind, customerUuid, object)));
+        await store?.(tx, reply);
+        return reply;
       });
     } catch (error) {
       if (error instanceof DuplicateAssignmentError)

@@ -16,28 +16,37 @@ import {
   type RequestReply,
   type VmOperationView,
 } from '@app/contracts';
+import { IdempotentRequests } from '@app/messaging';
 import { RequestGuard } from '../../services/request-guard.service';
 import { VmDevicesService } from '../services/vm-devices.service';
 
-/** `/api/vmware-disks/`, `/api/vmware-ports/` and a VM's `create_disk` / `create_port`, over core NATS. */
+/**
+ * `/api/vmware-disks/`, `/api/vmware-ports/` and a VM's `create_disk` / `create_port`, over core
+ * NATS; the two creates honour the gateway's Idempotency-Key.
+ */
 @Controller()
 export class VmDevicesController {
   constructor(
     private readonly guard: RequestGuard,
     private readonly devices: VmDevicesService,
+    private readonly idempotency: IdempotentRequests,
   ) {}
 
   @MessagePattern(VM_CREATE_DISK.pattern)
   async onCreateDisk(@Payload() payload: unknown): Promise<RequestReply<DiskView>> {
     return this.guard.handle(VM_CREATE_DISK, payload, (r) =>
-      this.devices.createDisk(r.caller, r.params.uuid, r.body.size),
+      this.idempotency.run(VM_CREATE_DISK.pattern, r, { userUuid: r.caller.user_uuid }, (store) =>
+        this.devices.createDisk(r.caller, r.params.uuid, r.body.size, store, r.meta?.deadline),
+      ),
     );
   }
 
   @MessagePattern(VM_CREATE_PORT.pattern)
   async onCreatePort(@Payload() payload: unknown): Promise<RequestReply<PortView>> {
     return this.guard.handle(VM_CREATE_PORT, payload, (r) =>
-      this.devices.createPort(r.caller, r.params.uuid, r.body.network),
+      this.idempotency.run(VM_CREATE_PORT.pattern, r, { userUuid: r.caller.user_uuid }, (store) =>
+        this.devices.createPort(r.caller, r.params.uuid, r.body.network, store, r.meta?.deadline),
+      ),
     );
   }
 

@@ -1,4 +1,10 @@
-import { checkHardware, HARDWARE_MESSAGES as M, positiveOr } from './hardware-rules';
+import {
+  checkHardware,
+  HARDWARE_MESSAGES as M,
+  positiveOr,
+  VSPHERE_MAXIMUMS,
+  VSPHERE_MESSAGES,
+} from './hardware-rules';
 
 const none = { maxCpu: null, maxCoresPerSocket: null, maxRam: null, maxDisk: null, maxDiskTotal: null };
 const hw = { cpu: 2, coresPerSocket: 1, ram: 2048, disk: 10240 };
@@ -21,6 +27,20 @@ describe('checkHardware', () => {
       cores_per_socket: [M.coresPerSocketLimit],
       ram: [M.ramLimit],
       disk: [M.diskLimit],
+    });
+  });
+
+  it("refuses more than vSphere 8's maximums even where the offering sets none, and takes them exactly", () => {
+    const most = { cpu: 768, coresPerSocket: 256, ram: VSPHERE_MAXIMUMS.ramMiB, disk: 10240 };
+    expect(checkHardware(most, none, true)).toEqual({});
+    expect(checkHardware({ ...most, cpu: 769, coresPerSocket: 1 }, none, true)).toEqual({
+      cpu: [VSPHERE_MESSAGES.cpu],
+    });
+    expect(checkHardware({ ...most, cpu: 512, coresPerSocket: 512 }, none, true)).toEqual({
+      cores_per_socket: [VSPHERE_MESSAGES.coresPerSocket],
+    });
+    expect(checkHardware({ ...most, ram: VSPHERE_MAXIMUMS.ramMiB + 1 }, none, true)).toEqual({
+      ram: [VSPHERE_MESSAGES.ram],
     });
   });
 

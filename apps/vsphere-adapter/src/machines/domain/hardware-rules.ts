@@ -30,6 +30,21 @@ export const HARDWARE_MESSAGES = {
 
 export const MIN_RAM_MIB = 1024;
 
+/**
+ * What vSphere 8 allows any VM at all, whatever its hardware version ("Hardware Features Available
+ * with Virtual Machine Compatibility Settings", vSphere 8.0 VM Administration): 768 logical
+ * processors (HWV 18 and later), 256 cores per socket (HWV 20 and later; 64 before), 24560 GB of
+ * memory (HWV 18 and later). vCenter refuses more at the reconfigure or deploy; we refuse it at the
+ * request, naming the limit.
+ */
+export const VSPHERE_MAXIMUMS = { cpu: 768, coresPerSocket: 256, ramMiB: 24_560 * 1024 } as const;
+
+export const VSPHERE_MESSAGES = {
+  cpu: `vSphere allows at most ${VSPHERE_MAXIMUMS.cpu} virtual CPUs per virtual machine.`,
+  coresPerSocket: `vSphere allows at most ${VSPHERE_MAXIMUMS.coresPerSocket} cores per socket.`,
+  ram: `vSphere allows at most ${VSPHERE_MAXIMUMS.ramMiB} MiB (24560 GB) of memory per virtual machine.`,
+} as const;
+
 /** Field errors keyed by limit or attribute name (`cpu`, `ram`, `disk`, `cores_per_socket`). */
 export type FieldErrors = Record<string, string[]>;
 
@@ -50,12 +65,16 @@ export function positiveOr(
 }
 
 /**
- * Checks CPU, cores per socket and RAM against the offering's maximums and Waldur's rules (RAM at
- * least 1024 MiB, CPUs a multiple of the cores per socket); `checkDisk` adds the disk against
+ * Checks CPU, cores per socket and RAM against vSphere's own maximums, the offering's maximums and
+ * Waldur's rules (RAM at least 1024 MiB, CPUs a multiple of the cores per socket); `checkDisk` adds the disk against
  * `max_disk` and `max_disk_total` (create only: an update cannot change the disk). Pure.
  */
 export function checkHardware(hw: Hardware, max: OfferingMaximums, checkDisk: boolean): FieldErrors {
   const errors: FieldErrors = {};
+  if (hw.cpu > VSPHERE_MAXIMUMS.cpu) addError(errors, 'cpu', VSPHERE_MESSAGES.cpu);
+  if (hw.coresPerSocket > VSPHERE_MAXIMUMS.coresPerSocket)
+    addError(errors, 'cores_per_socket', VSPHERE_MESSAGES.coresPerSocket);
+  if (hw.ram > VSPHERE_MAXIMUMS.ramMiB) addError(errors, 'ram', VSPHERE_MESSAGES.ram);
   if (max.maxCpu !== null && hw.cpu > max.maxCpu) addError(errors, 'cpu', HARDWARE_MESSAGES.cpuLimit);
   if (hw.cpu % hw.coresPerSocket !== 0) addError(errors, 'cpu', HARDWARE_MESSAGES.coresMultiple);
   if (max.maxCoresPerSocket !== null && hw.coresPerSocket > max.maxCoresPerSocket)

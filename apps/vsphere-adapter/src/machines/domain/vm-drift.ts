@@ -2,6 +2,7 @@ import type { ToolsState, VmRuntimeState, VmState } from '@app/contracts';
 import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
 import { planDeviceSync } from './device-reconcile';
 import { diskDiffers, portDiffers, type RecordedDisk, type RecordedPort } from './device-differs';
+import { snapshotsDrifted, type RecordedSnapshots } from './snapshot-drift';
 
 /** The reason a VM gone from vCenter is ERRED with. */
 export const VM_GONE = 'The virtual machine no longer exists in vCenter.';
@@ -28,6 +29,8 @@ export interface RecordedVm extends VmFigures {
   readonly errorMessage: string;
   readonly disks: readonly RecordedDisk[];
   readonly ports: readonly RecordedPort[];
+  /** Its snapshot tree as recorded (absent: not compared). */
+  readonly snapshots?: RecordedSnapshots;
 }
 
 /**
@@ -58,6 +61,7 @@ export function vmDrifted(
     recorded.toolsInstalled !== remote.toolsInstalled
   )
     return true;
+  if (recorded.snapshots !== undefined && snapshotsDrifted(recorded.snapshots, remote)) return true;
   return (
     hasWork(planDeviceSync(recorded.disks, remote.disks, diskDiffers)) ||
     hasWork(planDeviceSync(recorded.ports, remote.nics, (row, nic) => portDiffers(row, nic, networkUuids)))

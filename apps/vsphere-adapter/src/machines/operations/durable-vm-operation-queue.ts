@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { VmOperationView } from '@app/contracts';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 import { VmOperationRepository } from '../repositories/vm-operation.repository';
 import { VmOperationRunner } from './vm-operation-runner.service';
 import { VmOperationQueue, type NewOperation } from './vm-operation-queue';
@@ -15,7 +15,7 @@ export class DurableVmOperationQueue extends VmOperationQueue {
     super();
   }
 
-  enqueue(tx: Tx, operation: NewOperation): Promise<VmOperationView> {
+  enqueue(tx: Transaction, operation: NewOperation): Promise<VmOperationView> {
     return this.operations.create(tx, operation);
   }
 

@@ -1,8 +1,10 @@
 import type { VmOperationKind, VmOperationView } from '@app/contracts';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 
 /** An operation to queue on a VM: what the request handler checked and stores. */
 export interface NewOperation {
+  /** Chosen by the caller when something was keyed by it first (a quota reservation); else new. */
+  readonly uuid?: string;
   /** `virtual_machines.uuid` (the row), not vCenter's uuid. */
   readonly vmRowUuid: string;
   readonly kind: VmOperationKind;
@@ -19,6 +21,6 @@ export interface NewOperation {
  * across every adapter instance, in the order they were queued.
  */
 export abstract class VmOperationQueue {
-  abstract enqueue(tx: Tx, operation: NewOperation): Promise<VmOperationView>;
+  abstract enqueue(tx: Transaction, operation: NewOperation): Promise<VmOperationView>;
   abstract wake(): void;
 }

@@ -14,7 +14,7 @@ import { CredentialCipherError } from '../../integration/domain/credential-ciphe
 import { describeVcenterError } from '../../integration/domain/vcenter-error-message';
 import { IncompleteCredentialsError } from '../../integration/domain/vcenter-connection';
 import { VcenterAccessService } from '../../integration/services/vcenter-access.service';
-import { UnitOfWork } from '../../repositories/unit-of-work';
+import { UnitOfWork } from '@app/messaging';
 import {
   DeviceChangeImpossible,
   VM_PROVISIONER,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 import type { RemoteDisk, RemoteNic, RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
 import { planDeviceSync } from '../domain/device-reconcile';
 import {
@@ -23,7 +23,7 @@ const TABLE = { disk: '"vsphere"."vm_disks"', port: '"vsphere"."vm_network_adapt
 @Injectable()
 export class DeviceReconcilerRepository extends VmDeviceReconciler {
   async reconcile(
-    tx: Tx,
+    tx: Transaction,
     vmRowUuid: string,
     remote: Pick<RemoteVm, 'disks' | 'nics'>,
     networkUuids: ReadonlyMap<string, string>,
@@ -39,7 +39,7 @@ export class DeviceReconcilerRepository extends VmDeviceReconciler {
    * Binds the row the request inserted to the device its operation created. A row a read-back made
    * for that device in between (it looked like one added in vCenter) gives way to it.
    */
-  private async claim(tx: Tx, vmRowUuid: string, claim: NonNullable<Claim>): Promise<boolean> {
+  private async claim(tx: Transaction, vmRowUuid: string, claim: NonNullable<Claim>): Promise<boolean> {
     const table = TABLE[claim.table];
     await tx.query(`DELETE FROM ${table} WHERE "vm_uuid" = $1 AND "device_key" = $2 AND "uuid" <> $3`, [
       vmRowUuid,
@@ -55,7 +55,7 @@ export class DeviceReconcilerRepository extends VmDeviceReconciler {
     return row.n > 0;
   }
 
-  private async disks(tx: Tx, vmRowUuid: string, devices: readonly RemoteDisk[]): Promise<boolean> {
+  private async disks(tx: Transaction, vmRowUuid: string, devices: readonly RemoteDisk[]): Promise<boolean> {
     const raw: {
       uuid: string;
       device_key: number | null;
@@ -100,7 +100,7 @@ export class DeviceReconcilerRepository extends VmDeviceReconciler {
   }
 
   private async ports(
-    tx: Tx,
+    tx: Transaction,
     vmRowUuid: string,
     devices: readonly RemoteNic[],
     networkUuids: ReadonlyMap<string, string>,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 import type { RemoteVm, RuntimeState } from '../../vcenter/ports/vm-provisioner.port';
 import { VmDeviceReconciler } from './vm-device-reconciler';
 
@@ -10,7 +10,7 @@ export interface VirtualMachineRow {
   uuid: string;
   offeringUuid: string;
   orderUuid: string;
-  resourceUuid: string;
+  marketplaceResourceUuid: string;
   backendUuid: string;
   moref: string;
   name: string;
@@ -40,7 +40,7 @@ const toRow = (r: RawVm): VirtualMachineRow => ({
   uuid: r.uuid,
   offeringUuid: r.offering_uuid,
   orderUuid: r.order_uuid,
-  resourceUuid: r.resource_uuid,
+  marketplaceResourceUuid: r.resource_uuid,
   backendUuid: r.backend_uuid,
   moref: r.moref,
   name: r.name,
@@ -87,7 +87,7 @@ export class VirtualMachineRepository {
    * Records the answer; false when the order was answered done already (the caller then sends
    * none). An erred answer gives way to the answer of a retry.
    */
-  async markAnswered(tx: Tx, orderUuid: string, outcome: 'done' | 'erred'): Promise<boolean> {
+  async markAnswered(tx: Transaction, orderUuid: string, outcome: 'done' | 'erred'): Promise<boolean> {
     const rows: unknown[] = await tx.query(
       `INSERT INTO "vsphere"."order_answers" AS a ("order_uuid", "outcome") VALUES ($1, $2)
        ON CONFLICT ("order_uuid") DO UPDATE SET "outcome" = EXCLUDED."outcome" WHERE a."outcome" = 'erred'
@@ -99,12 +99,12 @@ export class VirtualMachineRepository {
 
   /** Records the VM (or refreshes it, keyed by its vCenter uuid) with its disks and adapters. */
   async save(
-    tx: Tx,
+    tx: Transaction,
     vm: RemoteVm,
     owner: {
       offeringUuid: string;
       orderUuid: string;
-      resourceUuid: string;
+      marketplaceResourceUuid: string;
       customerUuid?: string;
       projectUuid?: string;
       templateUuid?: string;
@@ -124,7 +124,7 @@ export class VirtualMachineRepository {
         randomUUID(),
         owner.offeringUuid,
         owner.orderUuid,
-        owner.resourceUuid,
+        owner.marketplaceResourceUuid,
         owner.customerUuid ?? null,
         vm.uuid,
         vm.moref,
@@ -144,7 +144,7 @@ export class VirtualMachineRepository {
 
   /** The hardware after a reconfiguration, read back from vCenter. */
   async refresh(
-    tx: Tx,
+    tx: Transaction,
     uuid: string,
     vm: RemoteVm,
     networkUuids: ReadonlyMap<string, string>,
@@ -157,7 +157,7 @@ export class VirtualMachineRepository {
     await this.devices.reconcile(tx, uuid, vm, networkUuids);
   }
 
-  async delete(tx: Tx, uuid: string): Promise<void> {
+  async delete(tx: Transaction, uuid: string): Promise<void> {
     await tx.query(`DELETE FROM "vsphere"."virtual_machines" WHERE "uuid" = $1`, [uuid]);
   }
 }

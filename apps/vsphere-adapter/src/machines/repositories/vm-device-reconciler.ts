@@ -1,4 +1,4 @@
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
 
 /**
@@ -11,7 +11,7 @@ import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
  */
 export abstract class VmDeviceReconciler {
   abstract reconcile(
-    tx: Tx,
+    tx: Transaction,
     vmRowUuid: string,
     remote: Pick<RemoteVm, 'disks' | 'nics'>,
     networkUuids: ReadonlyMap<string, string>,

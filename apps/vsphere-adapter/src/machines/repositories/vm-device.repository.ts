@@ -4,9 +4,9 @@ import type { DeviceState, DiskView, PortView, VmState } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { ASSIGNMENT_TABLES } from '../../inventory/repositories/inventory-tables';
 import { changedRows } from '../../repositories/changed-rows';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 import { deviceOrder, toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
-import type { VmVisibility } from './vm-view.repository';
+import type { VmVisibility } from '../domain/vm-access';
 
 export type DeviceTable = 'disk' | 'port';
 
@@ -23,6 +23,10 @@ export interface DeviceOwnerVm {
   readonly backendUuid: string;
   readonly offeringUuid: string;
   readonly customerUuid: string | null;
+  /** The project that ordered the VM: what decides who sees and acts on its devices. */
+  readonly projectUuid: string | null;
+  /** The VM's marketplace resource: whose quotas a device it grows counts against. */
+  readonly marketplaceResourceUuid: string;
   readonly state: VmState;
 }
 
@@ -38,6 +42,8 @@ interface RawVm {
   backend_uuid: string;
   offering_uuid: string;
   customer_uuid: string | null;
+  project_uuid: string | null;
+  resource_uuid: string;
   state: VmState;
 }
 
@@ -47,6 +53,8 @@ interface RawOwned {
   vm_backend_uuid: string;
   vm_offering_uuid: string;
   vm_customer_uuid: string | null;
+  vm_project_uuid: string | null;
+  vm_resource_uuid: string;
   vm_state: VmState;
 }
 type RawDisk = RawDiskRow & RawOwned;
@@ -57,6 +65,8 @@ const vmOf = (r: RawOwned): DeviceOwnerVm => ({
   backendUuid: r.vm_backend_uuid,
   offeringUuid: r.vm_offering_uuid,
   customerUuid: r.vm_customer_uuid,
+  projectUuid: r.vm_project_uuid,
+  marketplaceResourceUuid: r.vm_resource_uuid,
   state: r.vm_state,
 });
 
@@ -74,7 +84,8 @@ const toPort = (r: RawPort): DeviceRecord<PortView> => ({
 
 const DEVICE_COLUMNS = `d."uuid", d."name", d."state", d."error_message", d."device_key", d."created", d."modified",
   v."uuid" AS "vm_row_uuid", v."backend_uuid" AS "vm_backend_uuid", v."offering_uuid" AS "vm_offering_uuid",
-  v."customer_uuid" AS "vm_customer_uuid", v."state" AS "vm_state"`;
+  v."customer_uuid" AS "vm_customer_uuid", v."project_uuid" AS "vm_project_uuid", v."resource_uuid" AS "vm_resource_uuid",
+  v."state" AS "vm_state"`;
 
 const SELECT: Record<DeviceTable, string> = {
   disk: `SELECT ${DEVICE_COLUMNS}, d."size" FROM ${TABLE.disk} d
@@ -96,7 +107,8 @@ export class VmDeviceRepository {
   async getVm(visibility: VmVisibility, backendUuid: string): Promise<DeviceOwnerVm | null> {
     const [where, args] = visible(visibility, 2, 'v');
     const rows: RawVm[] = await this.dataSource.query(
-      `SELECT v."uuid", v."backend_uuid", v."offering_uuid", v."customer_uuid", v."state"
+      `SELECT v."uuid", v."backend_uuid", v."offering_uuid", v."customer_uuid", v."project_uuid", v."resource_uuid",
+         v."state"
        FROM "vsphere"."virtual_machines" v WHERE v."backend_uuid" = $1 AND ${where} ORDER BY v."created" LIMIT 1`,
       [backendUuid, ...args],
     );
@@ -107,6 +119,8 @@ export class VmDeviceRepository {
           backendUuid: rows[0].backend_uuid,
           offeringUuid: rows[0].offering_uuid,
           customerUuid: rows[0].customer_uuid,
+          projectUuid: rows[0].project_uuid,
+          marketplaceResourceUuid: rows[0].resource_uuid,
           state: rows[0].state,
         };
   }
@@ -115,7 +129,7 @@ export class VmDeviceRepository {
    * Locks the VM's row until the transaction ends, so two requests on one VM check its devices
    * (count, quota) one after the other. False when the VM is gone.
    */
-  async lockVm(tx: Tx, vmRowUuid: string): Promise<boolean> {
+  async lockVm(tx: Transaction, vmRowUuid: string): Promise<boolean> {
     const rows: unknown[] = await tx.query(
       `SELECT 1 FROM "vsphere"."virtual_machines" WHERE "uuid" = $1 FOR UPDATE`,
       [vmRowUuid],
@@ -159,12 +173,20 @@ export class VmDeviceRepository {
     return this.list('port', visibility, filter, page, (r: RawPort) => toPort(r).view);
   }
 
-  async getDisk(visibility: VmVisibility, uuid: string, tx?: Tx): Promise<DeviceRecord<DiskView> | null> {
+  async getDisk(
+    visibility: VmVisibility,
+    uuid: string,
+    tx?: Transaction,
+  ): Promise<DeviceRecord<DiskView> | null> {
     const rows: RawDisk[] = await this.byUuid('disk', visibility, uuid, tx);
     return rows.length === 0 ? null : toDisk(rows[0]);
   }
 
-  async getPort(visibility: VmVisibility, uuid: string, tx?: Tx): Promise<DeviceRecord<PortView> | null> {
+  async getPort(
+    visibility: VmVisibility,
+    uuid: string,
+    tx?: Transaction,
+  ): Promise<DeviceRecord<PortView> | null> {
     const rows: RawPort[] = await this.byUuid('port', visibility, uuid, tx);
     return rows.length === 0 ? null : toPort(rows[0]);
   }
@@ -182,7 +204,7 @@ export class VmDeviceRepository {
    * MiB the VM's disks take or are about to: every disk vCenter has or is making (not those it never
    * made), each at the largest size a queued extend asks for.
    */
-  async committedDiskMiB(tx: Tx, vmRowUuid: string): Promise<number> {
+  async committedDiskMiB(tx: Transaction, vmRowUuid: string): Promise<number> {
     const [row]: { total: string }[] = await tx.query(
       `SELECT COALESCE(sum(GREATEST(d."size", COALESCE((
          SELECT max((o."params"->>'size')::bigint) FROM "vsphere"."vm_operations" o
@@ -195,7 +217,7 @@ export class VmDeviceRepository {
   }
 
   /** The size a disk will have once its queued extends ran (its size when none is queued). */
-  async committedDiskSize(tx: Tx, diskUuid: string): Promise<number> {
+  async committedDiskSize(tx: Transaction, diskUuid: string): Promise<number> {
     const [row]: { size: string }[] = await tx.query(
       `SELECT GREATEST(d."size", COALESCE((
          SELECT max((o."params"->>'size')::bigint) FROM "vsphere"."vm_operations" o
@@ -207,7 +229,7 @@ export class VmDeviceRepository {
   }
 
   /** Adapters the VM has or is getting (not those vCenter never made). */
-  async livePortCount(tx: Tx, vmRowUuid: string): Promise<number> {
+  async livePortCount(tx: Transaction, vmRowUuid: string): Promise<number> {
     const [row]: { n: number }[] = await tx.query(
       `SELECT count(*)::int AS "n" FROM "vsphere"."vm_network_adapters"
        WHERE "vm_uuid" = $1 AND ("device_key" IS NOT NULL OR "state" = 'CREATING')`,
@@ -217,7 +239,11 @@ export class VmDeviceRepository {
   }
 
   /** A disk the request asks vCenter for: CREATING, no key until the operation made it. */
-  async createDisk(tx: Tx, vmRowUuid: string, disk: { name: string; size: number }): Promise<string> {
+  async createDisk(
+    tx: Transaction,
+    vmRowUuid: string,
+    disk: { name: string; size: number },
+  ): Promise<string> {
     const uuid = randomUUID();
     await tx.query(
       `INSERT INTO "vsphere"."vm_disks" ("uuid", "vm_uuid", "device_key", "size", "name", "state")
@@ -229,7 +255,7 @@ export class VmDeviceRepository {
 
   /** An adapter the request asks vCenter for, on the network it names: CREATING, no key yet. */
   async createPort(
-    tx: Tx,
+    tx: Transaction,
     vmRowUuid: string,
     port: { name: string; networkUuid: string; networkBackendId: string },
   ): Promise<string> {
@@ -244,7 +270,7 @@ export class VmDeviceRepository {
 
   /** Sets the device's state (and error message: empty unless ERRED). False when the row is gone. */
   async setState(
-    tx: Tx,
+    tx: Transaction,
     table: DeviceTable,
     uuid: string,
     state: DeviceState,
@@ -258,11 +284,16 @@ export class VmDeviceRepository {
   }
 
   /** Deletes the row (a device vCenter never made, or no longer has). False when it was gone. */
-  async delete(tx: Tx, table: DeviceTable, uuid: string): Promise<boolean> {
+  async delete(tx: Transaction, table: DeviceTable, uuid: string): Promise<boolean> {
     return changedRows(tx, `DELETE FROM ${TABLE[table]} WHERE "uuid" = $1 RETURNING 1`, [uuid]);
   }
 
-  private async byUuid<R>(table: DeviceTable, visibility: VmVisibility, uuid: string, tx?: Tx): Promise<R[]> {
+  private async byUuid<R>(
+    table: DeviceTable,
+    visibility: VmVisibility,
+    uuid: string,
+    tx?: Transaction,
+  ): Promise<R[]> {
     const [where, args] = visible(visibility, 2, 'v');
     return (tx ?? this.dataSource.manager).query(`${SELECT[table]} WHERE d."uuid" = $1 AND ${where}`, [
       uuid,
@@ -297,5 +328,8 @@ export class VmDeviceRepository {
 
 function visible(visibility: VmVisibility, first: number, alias: string): [string, unknown[]] {
   if (visibility.all) return ['TRUE', []];
-  return [`${alias}."customer_uuid" = ANY($${first}::uuid[])`, [visibility.customerUuids]];
+  return [
+    `(${alias}."customer_uuid" = ANY($${first}::uuid[]) OR ${alias}."project_uuid" = ANY($${first + 1}::uuid[]))`,
+    [visibility.ownedCustomerUuids, visibility.projectUuids],
+  ];
 }

@@ -7,11 +7,20 @@ describe('the operation queue rules', () => {
     expect(scheduledStatus('shutdown_guest')).toBe('shutdown_guest was scheduled');
   });
 
-  it('repeats every operation after a crash but those that create a device (a repeat would make a second one)', () => {
-    expect(NOT_REPEATABLE).toEqual(['create_disk', 'create_port']);
+  it('repeats every operation after a crash but those that create a device or snapshot (a repeat would make a second one)', () => {
+    expect(NOT_REPEATABLE).toEqual(['create_disk', 'create_port', 'create_snapshot']);
     const repeated = VM_OPERATION_KINDS.filter((k) => !NOT_REPEATABLE.includes(k));
     expect(repeated).toEqual(
-      expect.arrayContaining(['start', 'update', 'pull', 'extend_disk', 'delete_disk', 'delete_port']),
+      expect.arrayContaining([
+        'start',
+        'update',
+        'pull',
+        'extend_disk',
+        'delete_disk',
+        'delete_port',
+        'revert_snapshot',
+        'delete_snapshot',
+      ]),
     );
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { VmOperationKind, VmOperationState, VmOperationView } from '@app/contracts';
 import { DataSource, QueryFailedError } from 'typeorm';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 import type { QueuedOperation } from '../operations/vm-operation-executor';
 import type { NewOperation } from '../operations/vm-operation-queue';
 
@@ -33,6 +33,7 @@ const toView = (r: RawOperation): VmOperationView => ({
   error_message: r.error_message,
   disk_uuid: r.disk_uuid,
   port_uuid: r.port_uuid,
+  snapshot_uuid: typeof r.params.snapshotUuid === 'string' ? r.params.snapshotUuid : null,
   created: r.created.toISOString(),
 });
 
@@ -63,7 +64,7 @@ const SELECT_JOINED = `SELECT o."uuid", o."vm_uuid", o."kind", o."params", o."di
   o."error_message", o."created", v."backend_uuid", v."offering_uuid", v."moref"`;
 
 /** Kinds whose repeat after a crash could make a second device: never re-run, the VM is pulled instead. */
-export const NOT_REPEATABLE: readonly VmOperationKind[] = ['create_disk', 'create_port'];
+export const NOT_REPEATABLE: readonly VmOperationKind[] = ['create_disk', 'create_port', 'create_snapshot'];
 
 /**
  * `vsphere.vm_operations`: the per-VM queue. Claims take the oldest pending operation of a VM with
@@ -74,7 +75,7 @@ export const NOT_REPEATABLE: readonly VmOperationKind[] = ['create_disk', 'creat
 export class VmOperationRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async create(tx: Tx, operation: NewOperation): Promise<VmOperationView> {
+  async create(tx: Transaction, operation: NewOperation): Promise<VmOperationView> {
     // The VM's row is locked first: the insert's foreign key check would take a share lock on it
     // that the caller's later FOR UPDATE (marking the VM UPDATING) must upgrade, and two requests on
     // one VM would then deadlock, each waiting for the other's share lock.
@@ -89,7 +90,7 @@ export class VmOperationRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp()) RETURNING *)
        ${SELECT_JOINED} FROM inserted o JOIN "vsphere"."virtual_machines" v ON v."uuid" = o."vm_uuid"`,
       [
-        randomUUID(),
+        operation.uuid ?? randomUUID(),
         operation.vmRowUuid,
         operation.kind,
         JSON.stringify(operation.params ?? {}),
@@ -170,7 +171,7 @@ export class VmOperationRepository {
 
   /** Ends the operation as done or erred; throws LeaseLost when it is not this instance's any more. */
   async finish(
-    tx: Tx,
+    tx: Transaction,
     uuid: string,
     instance: string,
     outcome: { state: 'done' | 'erred'; errorMessage: string },
@@ -192,7 +193,7 @@ export class VmOperationRepository {
    * repeatable ones go back to pending (first of their VM again), the others are returned to be
    * ended by the caller.
    */
-  async takeOverExpired(tx: Tx): Promise<ClaimedOperation[]> {
+  async takeOverExpired(tx: Transaction): Promise<ClaimedOperation[]> {
     const expired: RawOperation[] = await tx.query(
       `${SELECT_JOINED} FROM "vsphere"."vm_operations" o JOIN "vsphere"."virtual_machines" v ON v."uuid" = o."vm_uuid"
        WHERE o."state" = 'running' AND o."lease_until" < now() FOR UPDATE OF o SKIP LOCKED`,
@@ -213,7 +214,7 @@ export class VmOperationRepository {
   }
 
   /** Ends a taken-over operation as erred, whoever held it. */
-  async endTakenOver(tx: Tx, uuid: string, errorMessage: string): Promise<VmOperationView> {
+  async endTakenOver(tx: Transaction, uuid: string, errorMessage: string): Promise<VmOperationView> {
     const rows: RawOperation[] = await tx.query(
       `WITH finished AS (
          UPDATE "vsphere"."vm_operations" SET "state" = 'erred', "error_message" = $2, "finished" = now(),

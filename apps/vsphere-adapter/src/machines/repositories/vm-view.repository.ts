@@ -1,12 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ToolsState, VirtualMachineView, VmRuntimeState, VmState } from '@app/contracts';
+import type {
+  SnapshotView,
+  ToolsState,
+  VirtualMachineView,
+  VmRuntimeState,
+  VmSize,
+  VmState,
+} from '@app/contracts';
 import { DataSource } from 'typeorm';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
+import type { VmVisibility } from '../domain/vm-access';
 import type { VmFigures } from '../domain/vm-drift';
 import { deviceOrder, toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
-
-/** Whose VMs a caller sees: all (staff), or those of the given customers. */
-export type VmVisibility = { all: true } | { all: false; customerUuids: readonly string[] };
+import { VmSnapshotRepository } from './vm-snapshot.repository';
 
 /** A VM as the REST answer shows it, with what an operation needs (its row, offering and moref). */
 export interface VmRecord {
@@ -40,11 +46,17 @@ interface RawView {
   customer_uuid: string | null;
   project_uuid: string | null;
   offering_uuid: string;
+  consolidation_needed: boolean;
   created: Date;
   modified: Date;
 }
 
-const toRecord = (r: RawView, disks: RawDisk[] = [], ports: RawPort[] = []): VmRecord => ({
+const toRecord = (
+  r: RawView,
+  disks: RawDisk[] = [],
+  ports: RawPort[] = [],
+  snapshots: ReadonlyMap<string, SnapshotView[]> = new Map(),
+): VmRecord => ({
   moref: r.moref,
   rowUuid: r.row_uuid,
   view: {
@@ -62,6 +74,8 @@ const toRecord = (r: RawView, disks: RawDisk[] = [], ports: RawPort[] = []): VmR
     tools_state: r.tools_state,
     disks: disks.filter((d) => d.vm_uuid === r.row_uuid).map((d) => toDiskView(d, r.backend_uuid)),
     ports: ports.filter((p) => p.vm_uuid === r.row_uuid).map((p) => toPortView(p, r.backend_uuid)),
+    snapshots: snapshots.get(r.row_uuid) ?? [],
+    consolidation_needed: r.consolidation_needed,
     marketplace_resource_uuid: r.resource_uuid,
     customer_uuid: r.customer_uuid,
     project_uuid: r.project_uuid,
@@ -72,12 +86,15 @@ const toRecord = (r: RawView, disks: RawDisk[] = [], ports: RawPort[] = []): VmR
 });
 
 const COLUMNS = `"uuid" AS "row_uuid", "backend_uuid", "state", "error_message", "tools_installed", "tools_state", "name", "moref", "runtime_state", "cpu", "cores_per_socket", "ram", "disk",
-  "resource_uuid", "customer_uuid", "project_uuid", "offering_uuid", "created", "modified"`;
+  "resource_uuid", "customer_uuid", "project_uuid", "offering_uuid", "consolidation_needed", "created", "modified"`;
 
 /** The recorded VMs as callers see them (`/api/vmware-virtual-machine/`), and their runtime state. */
 @Injectable()
 export class VmViewRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    private readonly snapshots: VmSnapshotRepository,
+  ) {}
 
   async list(
     visibility: VmVisibility,
@@ -112,7 +129,7 @@ export class VmViewRepository {
   }
 
   /** The VM of row `rowUuid` as it is in `tx` (after the caller's changes). */
-  async getByRow(tx: Tx, rowUuid: string): Promise<VmRecord | null> {
+  async getByRow(tx: Transaction, rowUuid: string): Promise<VmRecord | null> {
     const rows: RawView[] = await tx.query(
       `SELECT ${COLUMNS} FROM "vsphere"."virtual_machines" WHERE "uuid" = $1`,
       [rowUuid],
@@ -122,7 +139,7 @@ export class VmViewRepository {
 
   /** Locks the VM's row until the transaction ends; its runtime state, or null when it is gone. */
   async lock(
-    tx: Tx,
+    tx: Transaction,
     rowUuid: string,
   ): Promise<{ runtimeState: VmRuntimeState; state: VmState; errorMessage: string } | null> {
     const rows: { runtime_state: VmRuntimeState; state: VmState; error_message: string }[] = await tx.query(
@@ -135,7 +152,7 @@ export class VmViewRepository {
   }
 
   /** Sets Waldur's state and error message of the VM (UPDATING, ERRED with vCenter's message). */
-  async setState(tx: Tx, rowUuid: string, state: VmState, errorMessage: string): Promise<void> {
+  async setState(tx: Transaction, rowUuid: string, state: VmState, errorMessage: string): Promise<void> {
     await tx.query(
       `UPDATE "vsphere"."virtual_machines" SET "state" = $2, "error_message" = $3, "modified" = now()
        WHERE "uuid" = $1`,
@@ -148,7 +165,7 @@ export class VmViewRepository {
    * caller locked the row).
    */
   async record(
-    tx: Tx,
+    tx: Transaction,
     rowUuid: string,
     figures: VmFigures,
     state: { state: VmState; errorMessage: string },
@@ -181,6 +198,46 @@ export class VmViewRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Records some of vCenter's figures of the VM (those `figures` has; the others as recorded),
+   * with `state`; whether any recorded field changed (the caller locked the row).
+   */
+  async recordSome(
+    tx: Transaction,
+    rowUuid: string,
+    figures: Partial<Omit<VmFigures, 'moref' | 'disk'>>,
+    state: { state: VmState; errorMessage: string },
+  ): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `WITH changed AS (
+         UPDATE "vsphere"."virtual_machines" SET "name" = COALESCE($2, "name"),
+           "runtime_state" = COALESCE($3, "runtime_state"), "cpu" = COALESCE($4::int, "cpu"),
+           "cores_per_socket" = COALESCE($5::int, "cores_per_socket"), "ram" = COALESCE($6::int, "ram"),
+           "tools_state" = COALESCE($7, "tools_state"), "tools_installed" = COALESCE($8::boolean, "tools_installed"),
+           "state" = $9, "error_message" = $10, "modified" = now()
+         WHERE "uuid" = $1 AND ("name", "runtime_state", "cpu", "cores_per_socket", "ram", "tools_state",
+           "tools_installed", "state", "error_message")
+           IS DISTINCT FROM (COALESCE($2, "name"), COALESCE($3, "runtime_state"), COALESCE($4::int, "cpu"),
+             COALESCE($5::int, "cores_per_socket"), COALESCE($6::int, "ram"), COALESCE($7, "tools_state"),
+             COALESCE($8::boolean, "tools_installed"), $9, $10)
+         RETURNING 1)
+       SELECT * FROM changed`,
+      [
+        rowUuid,
+        figures.name ?? null,
+        figures.runtimeState ?? null,
+        figures.cpu ?? null,
+        figures.coresPerSocket ?? null,
+        figures.ram ?? null,
+        figures.toolsState ?? null,
+        figures.toolsInstalled ?? null,
+        state.state,
+        state.errorMessage,
+      ],
+    );
+    return rows.length > 0;
+  }
+
   /** The offerings with recorded VMs. */
   async offeringsWithVms(): Promise<string[]> {
     const rows: { offering_uuid: string }[] = await this.dataSource.query(
@@ -189,7 +246,50 @@ export class VmViewRepository {
     return rows.map((r) => r.offering_uuid);
   }
 
-  private async withDevices(db: Pick<Tx, 'query'>, rows: RawView[]): Promise<VmRecord[]> {
+  /**
+   * A page of the recorded VMs' sizes by resource uuid (one VM per resource, its latest), for the
+   * order service's quota recount, with the database's clock at the read: gone when a pull found
+   * the VM missing from vCenter (ERRED with `goneMessage`).
+   */
+  async sizes(
+    after: string | null,
+    limit: number,
+    goneMessage: string,
+  ): Promise<{ vms: VmSize[]; readAt: Date }> {
+    const rows: {
+      resource_uuid: string;
+      cpu: number;
+      ram: number;
+      disk: string;
+      gone: boolean;
+      read_at: Date;
+    }[] = await this.dataSource.query(
+      `SELECT DISTINCT ON ("resource_uuid") "resource_uuid", "cpu", "ram", "disk",
+           ("state" = 'ERRED' AND "error_message" = $3) AS "gone", now() AS "read_at"
+         FROM "vsphere"."virtual_machines"
+         WHERE $1::uuid IS NULL OR "resource_uuid" > $1::uuid
+         ORDER BY "resource_uuid", "created" DESC LIMIT $2`,
+      [after, limit, goneMessage],
+    );
+    const readAt = rows[0]?.read_at ?? (await this.now());
+    return {
+      vms: rows.map((r) => ({
+        marketplace_resource_uuid: r.resource_uuid,
+        cores: r.cpu,
+        ram: r.ram,
+        disk: Number(r.disk),
+        gone: r.gone,
+      })),
+      readAt,
+    };
+  }
+
+  private async now(): Promise<Date> {
+    const rows: { now: Date }[] = await this.dataSource.query(`SELECT now() AS "now"`);
+    return rows[0].now;
+  }
+
+  private async withDevices(db: Pick<Transaction, 'query'>, rows: RawView[]): Promise<VmRecord[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.row_uuid);
     const common = `"uuid", "vm_uuid", "name", "state", "error_message", "device_key", "created", "modified"`;
@@ -205,11 +305,15 @@ export class VmViewRepository {
        WHERE a."vm_uuid" = ANY($1::uuid[]) ORDER BY ${deviceOrder('a.')}`,
       [ids],
     );
-    return rows.map((r) => toRecord(r, disks, ports));
+    const snapshots = await this.snapshots.ofVms(db, ids);
+    return rows.map((r) => toRecord(r, disks, ports, snapshots));
   }
 
   private visible(visibility: VmVisibility, first: number): [string, unknown[]] {
     if (visibility.all) return ['TRUE', []];
-    return [`"customer_uuid" = ANY($${first}::uuid[])`, [visibility.customerUuids]];
+    return [
+      `("customer_uuid" = ANY($${first}::uuid[]) OR "project_uuid" = ANY($${first + 1}::uuid[]))`,
+      [visibility.ownedCustomerUuids, visibility.projectUuids],
+    ];
   }
 }

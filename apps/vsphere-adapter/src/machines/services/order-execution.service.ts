@@ -15,17 +15,17 @@ import { LOGGER } from '../../adapters/runtime-providers';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
 import { describeVcenterError } from '../../integration/domain/vcenter-error-message';
 import { VcenterAccessService } from '../../integration/services/vcenter-access.service';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 import { VM_PROVISIONER, type VmProvisioner } from '../../vcenter/ports/vm-provisioner.port';
 import { KeyedLock } from '../domain/keyed-lock';
-import { isTransient } from '../domain/vcenter-failure';
+import { endsTheOrder } from '../domain/order-failure';
 import { VirtualMachineRepository } from '../repositories/virtual-machine.repository';
 import { VmCreationService } from './vm-creation.service';
 import { VmChangeService } from './vm-change.service';
 
 /** What an order came to: the answer to publish and what to record with it, in one transaction. */
 export type OrderOutcome =
-  | { kind: 'done'; answer: OrderDone; record?: (tx: Tx) => Promise<void> }
+  | { kind: 'done'; answer: OrderDone; record?: (tx: Transaction) => Promise<void> }
   | { kind: 'erred'; answer: OrderErred };
 
 /** The refusal an order ends with: vCenter's own message and fault type where vCenter refused. */
@@ -49,8 +49,9 @@ export function erredOf(order: OrderSubmitted, error: unknown): OrderOutcome {
  * Carries out each OrderSubmitted once, whatever the deliveries: per order one at a time in this
  * process, answered once per order (the `order_answers` row, the inbox row, the VM row and the
  * answer in the outbox commit together), and the VM work itself idempotent (the VM carries its
- * order's mark). An infrastructure failure (vCenter unreachable, our own timeout) is retried; a
- * refusal by vCenter ends the order as erred with vCenter's message.
+ * order's mark). Only a refusal (vCenter's, or ours: see `endsTheOrder`) ends the order as erred,
+ * with its message; any other failure (vCenter unreachable, our own timeout, Postgres away) is
+ * retried: the consumer naks the event with a delay.
  */
 @Injectable()
 export class OrderExecutionService {
@@ -111,9 +112,9 @@ export class OrderExecutionService {
       if (order.orderType === 'Create') return await this.creation.create(work);
       return await this.changes.change(work);
     } catch (error) {
-      // Stopping, our own deadline, vCenter unreachable: the order is not answered and comes again
-      // (a deploy vCenter finishes meanwhile is found by its mark, never made twice).
-      if (budget.aborted || isTransient(error)) throw error;
+      // Stopping, our own deadline, vCenter unreachable, Postgres away: the order is not answered
+      // and comes again (a deploy vCenter finishes meanwhile is found by its mark, never made twice).
+      if (budget.aborted || !endsTheOrder(error)) throw error;
       this.logger.warn({ orderUuid: order.orderUuid, err: error }, 'order refused');
       return erredOf(order, error);
     }

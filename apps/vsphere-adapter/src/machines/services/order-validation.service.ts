@@ -18,6 +18,7 @@ import {
   HARDWARE_MESSAGES,
 } from '../domain/hardware-rules';
 import { parseLink, parseNetworkLinks, type LinkedAttribute } from '../domain/order-links';
+import { vmNameRefusal } from '../domain/vm-name-rules';
 import {
   PlacementRepository,
   type PlacementKind,
@@ -77,7 +78,11 @@ export class OrderValidationService {
     const errors: FieldErrors = {};
     const attributes: Record<string, unknown> = {};
     if (typeof given.name !== 'string' || given.name.trim() === '') addError(errors, 'name', M.required);
-    else attributes.name = given.name.trim();
+    else {
+      attributes.name = given.name.trim();
+      const tooLong = vmNameRefusal(given.name.trim());
+      if (tooLong !== null) addError(errors, 'name', tooLong);
+    }
     attributes.description = typeof given.description === 'string' ? given.description : '';
     if (given.guest_os !== undefined && given.guest_os !== null && given.guest_os !== '')
       addError(errors, 'guest_os', M.guestOs);

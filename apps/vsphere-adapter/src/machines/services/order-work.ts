@@ -9,11 +9,6 @@ export interface OrderWork {
   readonly order: OrderSubmitted;
 }
 
-/** A refusal of ours that ends the order (not vCenter's): the message goes on the order as is. */
-export class OrderRefused extends Error {
-  override readonly name = 'OrderRefused';
-}
-
 /** Call options under the order's budget, each call given at most `capMs`. */
 export function callOptions(work: OrderWork, capMs: number): VmCallOptions {
   return { signal: work.signal, timeoutMs: capMs };

@@ -4,7 +4,8 @@ import { VM_PROVISIONER, type VmProvisioner } from '../../vcenter/ports/vm-provi
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VirtualMachineRepository } from '../repositories/virtual-machine.repository';
 import type { OrderOutcome } from './order-execution.service';
-import { callOptions, hardwareAsked, limitsOf, OrderRefused, type OrderWork } from './order-work';
+import { OrderRefused } from '../domain/order-failure';
+import { callOptions, hardwareAsked, limitsOf, type OrderWork } from './order-work';
 
 /**
  * Update (ReconfigVM_Task with CPU, cores per socket and memory) and Terminate (Destroy_Task) of a

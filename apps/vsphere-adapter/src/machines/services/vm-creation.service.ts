@@ -7,7 +7,8 @@ import { describedWithMark, orderMark } from '../domain/order-mark';
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VirtualMachineRepository } from '../repositories/virtual-machine.repository';
 import type { OrderOutcome } from './order-execution.service';
-import { callOptions, hardwareAsked, limitsOf, OrderRefused, type OrderWork } from './order-work';
+import { OrderRefused } from '../domain/order-failure';
+import { callOptions, hardwareAsked, limitsOf, type OrderWork } from './order-work';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -84,7 +85,7 @@ export class VmCreationService {
           {
             offeringUuid: order.offeringUuid,
             orderUuid: order.orderUuid,
-            resourceUuid: order.resourceUuid,
+            marketplaceResourceUuid: order.resourceUuid,
             customerUuid: order.customerUuid,
             projectUuid: order.projectUuid,
             templateUuid: template.uuid,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   invalidField,
@@ -11,8 +12,9 @@ import {
   type VmOperationView,
   type VsphereCaller,
 } from '@app/contracts';
+import type { StoreAnswer } from '@app/messaging';
 import { VcenterAccessService } from '../../integration/services/vcenter-access.service';
-import { UnitOfWork } from '../../repositories/unit-of-work';
+import { UnitOfWork } from '@app/messaging';
 import { NOT_FOUND } from '../../services/request-guard.service';
 import { extendRefusal, newDiskRefusal, newPortRefusal } from '../domain/device-rules';
 import { parseLink } from '../domain/order-links';
@@ -22,7 +24,8 @@ import {
   type DeviceOwnerVm,
   type DeviceTable,
 } from '../repositories/vm-device.repository';
-import { visibilityOf } from './vm-query.service';
+import { visibilityOf, vmAccessRefusal } from '../domain/vm-access';
+import { VmQuotaService } from './vm-quota.service';
 
 // Waldur's names for the states; a refusal lists those the operation accepts (IncorrectStateException).
 const STATE_NAMES: Record<string, string> = {
@@ -56,7 +59,9 @@ const M = {
 /**
  * `/api/vmware-disks/`, `/api/vmware-ports/` and a VM's `create_disk` / `create_port`: each request
  * is checked against Waldur's rules, recorded (the device's row, its state) and queued as an
- * operation in one transaction; the runner carries it out on vCenter.
+ * operation in one transaction; the runner carries it out on vCenter. A disk added or extended is
+ * counted against the project's and organisation's storage quotas in that transaction (VmQuotaService);
+ * a network adapter counts against no quota (they are vCPU, RAM, storage, VMs and cost).
  */
 @Injectable()
 export class VmDevicesService {
@@ -65,6 +70,7 @@ export class VmDevicesService {
     private readonly access: VcenterAccessService,
     private readonly queue: VmOperationQueue,
     private readonly unitOfWork: UnitOfWork,
+    private readonly vmQuotas: VmQuotaService,
   ) {}
 
   async listDisks(
@@ -95,41 +101,66 @@ export class VmDevicesService {
 
   async getDisk(caller: VsphereCaller, uuid: string): Promise<RequestReply<DiskView>> {
     const found = await this.devices.getDisk(visibilityOf(caller), uuid);
-    return found === null ? refuse(404, NOT_FOUND) : ok(found.view);
+    if (found === null) return refuse(404, NOT_FOUND);
+    return vmAccessRefusal(caller, found.vm, 'read') ?? ok(found.view);
   }
 
   async getPort(caller: VsphereCaller, uuid: string): Promise<RequestReply<PortView>> {
     const found = await this.devices.getPort(visibilityOf(caller), uuid);
-    return found === null ? refuse(404, NOT_FOUND) : ok(found.view);
+    if (found === null) return refuse(404, NOT_FOUND);
+    return vmAccessRefusal(caller, found.vm, 'read') ?? ok(found.view);
   }
 
-  /** `create_disk`: 201 with the disk (CREATING); the operation adds it in vCenter. */
-  async createDisk(caller: VsphereCaller, vmUuid: string, size: number): Promise<RequestReply<DiskView>> {
+  /**
+   * `create_disk`: 201 with the disk (CREATING); the operation adds it in vCenter. With an
+   * Idempotency-Key, `store` keeps the answer in the transaction that made the disk; past the
+   * gateway's `deadline` nothing is committed (DeadlinePassedError, answered 503 by the guard).
+   */
+  async createDisk(
+    caller: VsphereCaller,
+    vmUuid: string,
+    size: number,
+    store?: StoreAnswer,
+    deadline?: number,
+  ): Promise<RequestReply<DiskView>> {
     const vm = await this.devices.getVm(visibilityOf(caller), vmUuid);
     if (vm === null) return refuse(404, NOT_FOUND);
-    const vmRefusal = this.vmRefusal(vm);
+    const vmRefusal = vmAccessRefusal(caller, vm, 'act') ?? this.vmRefusal(vm);
     if (vmRefusal !== null) return vmRefusal;
     const access = await this.access.forOffering(vm.offeringUuid);
     if (access === null) return refuse(409, M.notConnected);
-    const result = await this.unitOfWork.run(async (tx) => {
-      if (!(await this.devices.lockVm(tx, vm.rowUuid))) return refuse(404, NOT_FOUND);
-      const refusal = newDiskRefusal(
-        size,
-        await this.devices.committedDiskMiB(tx, vm.rowUuid),
-        access.integration,
-      );
-      if (refusal !== null) return invalidField('size', refusal);
-      const disk = await this.devices.createDisk(tx, vm.rowUuid, { name: NAMES.disk, size });
-      await this.queue.enqueue(tx, {
-        vmRowUuid: vm.rowUuid,
-        kind: 'create_disk',
-        params: { size },
-        diskUuid: disk,
-        requestedBy: caller.user_uuid,
-      });
-      const created = await this.devices.getDisk({ all: true }, disk, tx);
-      return ok(created!.view);
-    });
+    const operationUuid = randomUUID();
+    const result = await this.vmQuotas.guard(operationUuid, () =>
+      this.unitOfWork.run(async (tx) => {
+        if (!(await this.devices.lockVm(tx, vm.rowUuid))) return refuse(404, NOT_FOUND);
+        const refusal = newDiskRefusal(
+          size,
+          await this.devices.committedDiskMiB(tx, vm.rowUuid),
+          access.integration,
+        );
+        if (refusal !== null) return invalidField('size', refusal);
+        const quota = await this.vmQuotas.reserve(
+          operationUuid,
+          vm.marketplaceResourceUuid,
+          { vcpu: 0, ram: 0, storage: size },
+          { storage: 'size' },
+        );
+        if (quota !== null) return quota;
+        const disk = await this.devices.createDisk(tx, vm.rowUuid, { name: NAMES.disk, size });
+        await this.queue.enqueue(tx, {
+          uuid: operationUuid,
+          vmRowUuid: vm.rowUuid,
+          kind: 'create_disk',
+          params: { size },
+          diskUuid: disk,
+          requestedBy: caller.user_uuid,
+        });
+        const created = await this.devices.getDisk({ all: true }, disk, tx);
+        const reply = ok(created!.view);
+        await store?.(tx, reply);
+        return reply;
+      }, deadline),
+    );
     this.wakeOn(result);
     return result;
   }
@@ -142,37 +173,58 @@ export class VmDevicesService {
   ): Promise<RequestReply<VmOperationView>> {
     const disk = await this.devices.getDisk(visibilityOf(caller), diskUuid);
     if (disk === null) return refuse(404, NOT_FOUND);
-    const vmRefusal = this.vmRefusal(disk.vm);
+    const vmRefusal = vmAccessRefusal(caller, disk.vm, 'act') ?? this.vmRefusal(disk.vm);
     if (vmRefusal !== null) return vmRefusal;
     if (disk.deviceKey === null || !EXTENDABLE.includes(disk.view.state)) return wrongState(EXTENDABLE);
     const access = await this.access.forOffering(disk.vm.offeringUuid);
     if (access === null) return refuse(409, M.notConnected);
-    const result = await this.unitOfWork.run(async (tx) => {
-      if (!(await this.devices.lockVm(tx, disk.vm.rowUuid))) return refuse(404, NOT_FOUND);
-      const current = await this.devices.committedDiskSize(tx, diskUuid);
-      const total = await this.devices.committedDiskMiB(tx, disk.vm.rowUuid);
-      const refusal = extendRefusal(size, current, total, access.integration);
-      if (refusal !== null) return invalidField('size', refusal);
-      if (!(await this.devices.setState(tx, 'disk', diskUuid, 'UPDATING'))) return refuse(404, NOT_FOUND);
-      return ok(
-        await this.queue.enqueue(tx, {
-          vmRowUuid: disk.vm.rowUuid,
-          kind: 'extend_disk',
-          params: { size },
-          diskUuid,
-          requestedBy: caller.user_uuid,
-        }),
-      );
-    });
+    const operationUuid = randomUUID();
+    const result = await this.vmQuotas.guard(operationUuid, () =>
+      this.unitOfWork.run(async (tx) => {
+        if (!(await this.devices.lockVm(tx, disk.vm.rowUuid))) return refuse(404, NOT_FOUND);
+        const current = await this.devices.committedDiskSize(tx, diskUuid);
+        const total = await this.devices.committedDiskMiB(tx, disk.vm.rowUuid);
+        const refusal = extendRefusal(size, current, total, access.integration);
+        if (refusal !== null) return invalidField('size', refusal);
+        // The growth past what the disk has or is already being extended to (that is counted).
+        const quota = await this.vmQuotas.reserve(
+          operationUuid,
+          disk.vm.marketplaceResourceUuid,
+          { vcpu: 0, ram: 0, storage: Math.max(0, size - current) },
+          { storage: 'size' },
+        );
+        if (quota !== null) return quota;
+        if (!(await this.devices.setState(tx, 'disk', diskUuid, 'UPDATING'))) return refuse(404, NOT_FOUND);
+        return ok(
+          await this.queue.enqueue(tx, {
+            uuid: operationUuid,
+            vmRowUuid: disk.vm.rowUuid,
+            kind: 'extend_disk',
+            params: { size },
+            diskUuid,
+            requestedBy: caller.user_uuid,
+          }),
+        );
+      }),
+    );
     this.wakeOn(result);
     return result;
   }
 
-  /** `create_port`: 201 with the adapter (CREATING) on a network assigned for existing VMs. */
-  async createPort(caller: VsphereCaller, vmUuid: string, network: string): Promise<RequestReply<PortView>> {
+  /**
+   * `create_port`: 201 with the adapter (CREATING) on a network assigned for existing VMs; `store`
+   * and `deadline` as for `createDisk`.
+   */
+  async createPort(
+    caller: VsphereCaller,
+    vmUuid: string,
+    network: string,
+    store?: StoreAnswer,
+    deadline?: number,
+  ): Promise<RequestReply<PortView>> {
     const vm = await this.devices.getVm(visibilityOf(caller), vmUuid);
     if (vm === null) return refuse(404, NOT_FOUND);
-    const vmRefusal = this.vmRefusal(vm);
+    const vmRefusal = vmAccessRefusal(caller, vm, 'act') ?? this.vmRefusal(vm);
     if (vmRefusal !== null) return vmRefusal;
     const link = parseLink('networks', network);
     if (!link.ok) return invalidField('network', link.message);
@@ -198,8 +250,10 @@ export class VmDevicesService {
         requestedBy: caller.user_uuid,
       });
       const created = await this.devices.getPort({ all: true }, port, tx);
-      return ok(created!.view);
-    });
+      const reply = ok(created!.view);
+      await store?.(tx, reply);
+      return reply;
+    }, deadline);
     this.wakeOn(result);
     return result;
   }
@@ -220,6 +274,8 @@ export class VmDevicesService {
         ? await this.devices.getDisk(visibility, uuid)
         : await this.devices.getPort(visibility, uuid);
     if (device === null) return refuse(404, NOT_FOUND);
+    const accessRefusal = vmAccessRefusal(caller, device.vm, 'act');
+    if (accessRefusal !== null) return accessRefusal;
     if (device.deviceKey === null) {
       if (device.view.state !== 'ERRED') return wrongState(['ERRED']);
       return this.unitOfWork.run(async (tx) =>
@@ -230,6 +286,9 @@ export class VmDevicesService {
     if (vmRefusal !== null) return vmRefusal;
     if (!DELETABLE.includes(device.view.state)) return wrongState(DELETABLE);
     const result = await this.unitOfWork.run(async (tx) => {
+      // The VM's row first, as every other device request takes them: a delete that locked the
+      // device and then the VM deadlocked with an extend holding the VM and waiting for the device.
+      if (!(await this.devices.lockVm(tx, device.vm.rowUuid))) return refuse(404, NOT_FOUND);
       if (!(await this.devices.setState(tx, table, uuid, 'DELETING'))) return refuse(404, NOT_FOUND);
       return ok<VmOperationView | null>(
         await this.queue.enqueue(tx, {

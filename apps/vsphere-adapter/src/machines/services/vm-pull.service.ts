@@ -9,18 +9,21 @@ import { LOGGER } from '../../adapters/runtime-providers';
 import { CONFIG, type VsphereAdapterConfig } from '../../config/vsphere-adapter.config';
 import { SyncLockRepository } from '../../integration/repositories/sync-lock.repository';
 import { VcenterAccessService } from '../../integration/services/vcenter-access.service';
-import { UnitOfWork } from '../../repositories/unit-of-work';
+import { UnitOfWork } from '@app/messaging';
 import { VM_PROVISIONER, type RemoteVm, type VmProvisioner } from '../../vcenter/ports/vm-provisioner.port';
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VmOperationRepository } from '../repositories/vm-operation.repository';
 import { VmPullStateRepository } from '../repositories/vm-pull-state.repository';
 import { VmViewRepository } from '../repositories/vm-view.repository';
-import { vmDrifted } from '../domain/vm-drift';
+import { vmDrifted, type RecordedVm } from '../domain/vm-drift';
 import { VmOperationMetrics } from '../../metrics/vm-operation-metrics';
+import { VmWatchMetrics } from '../../metrics/vm-watch-metrics';
 import { VmRecordService } from './vm-record.service';
 
 /**
- * Drift: every VSPHERE_VM_PULL_INTERVAL_MS, each offering's managed VMs are read from vCenter in
+ * Drift (reconciliation beside the live subscription of VmWatchService, which records changes as
+ * vCenter pushes them; what the periodic pull still finds is counted as missed by it): every
+ * VSPHERE_VM_PULL_INTERVAL_MS, each offering's managed VMs are read from vCenter in
  * one property-collector round trip, compared in memory with what is recorded of them (read in a
  * few queries for the whole offering), and each changed one recorded as an operation's read-back
  * records it (VmChanged with `operation: null`); a VM gone from vCenter turns ERRED. A pull that
@@ -47,6 +50,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     private readonly unitOfWork: UnitOfWork,
     private readonly recorder: VmRecordService,
     private readonly metrics: VmOperationMetrics,
+    private readonly watchMetrics: VmWatchMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -77,7 +81,10 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     })) {
       if (this.stop.signal.aborted) return;
       try {
-        await this.locks.withLock(offering, () => this.pullOffering(offering), 'vmPull');
+        const run = await this.locks.withLock(offering, () => this.pullOffering(offering), 'vmPull');
+        // With the live subscription on, whatever the periodic pull still finds, it had missed.
+        if (run.acquired && this.config.VSPHERE_VM_WATCH)
+          this.watchMetrics.missedByWatch.inc({ offering_uuid: offering }, run.result);
       } catch (error) {
         this.logger.warn({ err: error, offeringUuid: offering }, 'pulling the VMs of an offering failed');
       }
@@ -99,17 +106,58 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       this.stop.signal,
       AbortSignal.timeout(this.config.VSPHERE_CALL_TIMEOUT_MS),
     ]);
+    const remotes = access
+      .connection()
+      .then((connection) =>
+        this.vcenter.readAll(connection, { signal, timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS }),
+      );
+    return this.reconcile(offeringUuid, remotes);
+  }
+
+  /**
+   * Compares every VM of the offering with `read` (every VM of its vCenter, read at once: a
+   * pull's read, or the live subscription's initial state) and records each that changed, a VM
+   * absent from them as gone. Returns how many were recorded.
+   */
+  async reconcile(
+    offeringUuid: string,
+    read: readonly RemoteVm[] | Promise<readonly RemoteVm[]>,
+  ): Promise<number> {
     // What is recorded is read while vCenter answers: a VM recorded in between only looks changed,
     // and recording it finds nothing to write.
     const [remotes, recorded, networks] = await Promise.all([
-      access
-        .connection()
-        .then((connection) =>
-          this.vcenter.readAll(connection, { signal, timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS }),
-        ),
+      read,
       this.recordedState.ofOffering(offeringUuid),
       this.placement.networksByBackendId(offeringUuid),
     ]);
+    return this.compare(recorded, remotes, networks);
+  }
+
+  /**
+   * Compares the recorded VMs of the offering that `remotes` (a part of vCenter's VMs) name, and
+   * those of `absent` (vCenter uuids it has no VM of any more), and records each that changed, an
+   * absent one as gone; the rest is left as it is. Returns how many were recorded. What the live
+   * subscription's initial state is compared with, part by part, so that memory follows a part.
+   */
+  async reconcilePart(
+    offeringUuid: string,
+    remotes: readonly RemoteVm[],
+    absent: readonly string[] = [],
+  ): Promise<number> {
+    const uuids = [...remotes.map((vm) => vm.uuid), ...absent];
+    if (uuids.length === 0) return 0;
+    const [recorded, networks] = await Promise.all([
+      this.recordedState.ofOffering(offeringUuid, uuids),
+      this.placement.networksByBackendId(offeringUuid),
+    ]);
+    return this.compare(recorded, remotes, networks);
+  }
+
+  private async compare(
+    recorded: readonly RecordedVm[],
+    remotes: readonly RemoteVm[],
+    networks: ReadonlyMap<string, string>,
+  ): Promise<number> {
     const byUuid = new Map<string, RemoteVm>(remotes.map((vm) => [vm.uuid, vm]));
     const busy = await this.operations.busyVms(recorded.map((vm) => vm.rowUuid));
     this.metrics.pulledVms.inc(recorded.length);

@@ -5,16 +5,19 @@ import {
   type Page,
   type RequestReply,
   type VirtualMachineView,
+  type VmSizesPage,
+  type VmSizesRequest,
   type VsphereCaller,
 } from '@app/contracts';
 import { NOT_FOUND } from '../../services/request-guard.service';
-import { VmViewRepository, type VmVisibility } from '../repositories/vm-view.repository';
+import { visibilityOf, vmAccessRefusal } from '../domain/vm-access';
+import { VM_GONE } from '../domain/vm-drift';
+import { VmViewRepository } from '../repositories/vm-view.repository';
 
-/** Whose VMs a caller sees: staff all, others those of their customers. Pure. */
-export const visibilityOf = (caller: VsphereCaller): VmVisibility =>
-  caller.is_staff ? { all: true } : { all: false, customerUuids: caller.customer_uuids };
-
-/** The recorded VMs for the gateway (`/api/vmware-virtual-machine/`), with their disks and ports. */
+/**
+ * The recorded VMs for the gateway (`/api/vmware-virtual-machine/`), with their disks and ports, and
+ * their sizes for the order service's quota recount.
+ */
 @Injectable()
 export class VmQueryService {
   constructor(private readonly vms: VmViewRepository) {}
@@ -32,7 +35,21 @@ export class VmQueryService {
   }
 
   async get(caller: VsphereCaller, uuid: string): Promise<RequestReply<VirtualMachineView>> {
+    // The SQL holds what the caller sees; the policy's own word on the one VM besides.
     const found = await this.vms.get(visibilityOf(caller), uuid);
-    return found === null ? refuse(404, NOT_FOUND) : ok(found.view);
+    if (found === null) return refuse(404, NOT_FOUND);
+    const place = { projectUuid: found.view.project_uuid, customerUuid: found.view.customer_uuid };
+    return vmAccessRefusal(caller, place, 'read') ?? ok(found.view);
+  }
+
+  /** A page of the recorded VMs' sizes (the order service asks, on its own word: no caller). */
+  async sizes(request: VmSizesRequest): Promise<RequestReply<VmSizesPage>> {
+    const { vms, readAt } = await this.vms.sizes(request.after, request.limit, VM_GONE);
+    const last = vms.at(-1);
+    return ok({
+      vms,
+      read_at: readAt.toISOString(),
+      next: vms.length === request.limit && last ? last.marketplace_resource_uuid : null,
+    });
   }
 }

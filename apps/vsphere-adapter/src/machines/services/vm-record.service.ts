@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { VmChangedEvent, type VmOperationView } from '@app/contracts';
 import { EventOutbox } from '../../adapters/event-outbox';
-import type { Tx } from '../../repositories/unit-of-work';
+import type { Transaction } from '@app/messaging';
 import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
+import type { VmPatch } from '../../vcenter/ports/vm-watch.port';
 import { VM_GONE } from '../domain/vm-drift';
 import { VmDeviceRepository } from '../repositories/vm-device.repository';
 import { VmDeviceReconciler } from '../repositories/vm-device-reconciler';
+import { VmSnapshotRepository } from '../repositories/vm-snapshot.repository';
 import { VmViewRepository, type VmRecord } from '../repositories/vm-view.repository';
 
 export { VM_GONE };
@@ -30,10 +32,11 @@ export class VmRecordService {
     private readonly devices: VmDeviceReconciler,
     private readonly deviceRows: VmDeviceRepository,
     private readonly events: EventOutbox,
+    private readonly snapshots: VmSnapshotRepository,
   ) {}
 
   /** The VM turns UPDATING: its operation began (or was accepted). */
-  async markUpdating(tx: Tx, rowUuid: string, operation: VmOperationView): Promise<void> {
+  async markUpdating(tx: Transaction, rowUuid: string, operation: VmOperationView): Promise<void> {
     const before = await this.vms.lock(tx, rowUuid);
     if (before === null) return;
     await this.vms.setState(tx, rowUuid, 'UPDATING', '');
@@ -46,7 +49,7 @@ export class VmRecordService {
    * VmChanged was appended.
    */
   async recordRemote(
-    tx: Tx,
+    tx: Transaction,
     rowUuid: string,
     remote: RemoteVm,
     networkUuids: ReadonlyMap<string, string>,
@@ -56,6 +59,7 @@ export class VmRecordService {
     const before = await this.vms.lock(tx, rowUuid);
     if (before === null) return false;
     const devices = await this.devices.reconcile(tx, rowUuid, remote, networkUuids, claim);
+    const snapshotsChanged = await this.snapshots.reconcile(tx, rowUuid, remote);
     // The device a finished operation concerned is OK again (a deleted one has no row left).
     const device = operation?.state === 'done' ? deviceOf(operation) : null;
     if (device !== null) await this.deviceRows.setState(tx, device.table, device.uuid, 'OK');
@@ -75,13 +79,27 @@ export class VmRecordService {
       },
       { state: 'OK', errorMessage: '' },
     );
-    if (!changed && !devices.changed && operation === null) return false;
+    if (!changed && !devices.changed && !snapshotsChanged && operation === null) return false;
     await this.publish(tx, rowUuid, before.runtimeState, operation);
     return true;
   }
 
+  /**
+   * Records the figures a live update gave of the VM (the rest as recorded: its devices and
+   * snapshots did not change), OK again, as recordRemote with no operation would; appends VmChanged
+   * when anything changed, and returns whether it did.
+   */
+  async recordFigures(tx: Transaction, rowUuid: string, figures: VmPatch): Promise<boolean> {
+    const before = await this.vms.lock(tx, rowUuid);
+    if (before === null) return false;
+    const changed = await this.vms.recordSome(tx, rowUuid, figures, { state: 'OK', errorMessage: '' });
+    if (!changed) return false;
+    await this.publish(tx, rowUuid, before.runtimeState, null);
+    return true;
+  }
+
   /** The VM is gone from vCenter: ERRED with the reason (once). */
-  async recordGone(tx: Tx, rowUuid: string, operation: VmOperationView | null): Promise<boolean> {
+  async recordGone(tx: Transaction, rowUuid: string, operation: VmOperationView | null): Promise<boolean> {
     return this.recordFailure(tx, rowUuid, operation, VM_GONE, { kind: 'vm' });
   }
 
@@ -91,7 +109,7 @@ export class VmRecordService {
    * ended or something changed.
    */
   async recordFailure(
-    tx: Tx,
+    tx: Transaction,
     rowUuid: string,
     operation: VmOperationView | null,
     message: string,
@@ -120,7 +138,7 @@ export class VmRecordService {
   }
 
   private async publish(
-    tx: Tx,
+    tx: Transaction,
     rowUuid: string,
     previousState: RemoteVm['runtimeState'],
     operation: VmOperationView | null,

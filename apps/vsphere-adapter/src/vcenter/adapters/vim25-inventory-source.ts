@@ -49,7 +49,13 @@ export class Vim25InventorySource implements InventorySource, OnApplicationShutd
   constructor(@Optional() @Inject(INVENTORY_METER) private readonly meter?: InventoryMeter) {}
 
   async read(connection: VcenterConnection, options: InventoryReadOptions): Promise<InventorySnapshot> {
-    const tls = { url: connection.url, verifySsl: connection.verifySsl, caPem: connection.caPem };
+    const tls = {
+      url: connection.url,
+      verifySsl: connection.verifySsl,
+      caPem: connection.caPem,
+      addressCheck: connection.addressCheck,
+      connectTimeoutMs: connection.connectTimeoutMs,
+    };
     const credentials = { ...tls, username: connection.username, password: connection.password };
     const call = { signal: options.signal, timeoutMs: options.callTimeoutMs };
     const vim = await connectVim(

@@ -1,5 +1,11 @@
-import type { VmInfo } from '@app/vim25';
-import { endsWithLine, toolsInstalledOf, toolsStateOf, toRemoteVm } from './vim25-vm-provisioner';
+import type { SnapshotTree, VmInfo } from '@app/vim25';
+import {
+  endsWithLine,
+  flattenSnapshots,
+  toolsInstalledOf,
+  toolsStateOf,
+  toRemoteVm,
+} from './vim25-vm-provisioner';
 
 describe('endsWithLine', () => {
   const mark = 'marketplace-order:1';
@@ -52,6 +58,9 @@ describe('toRemoteVm', () => {
       nics: [{ key: 4000, macAddress: '00:50:56:00:00:01', network: 'dvportgroup-9', connected: true }],
       toolsState: 'RUNNING',
       toolsInstalled: true,
+      snapshots: [],
+      currentSnapshot: null,
+      consolidationNeeded: false,
     });
   });
 });
@@ -71,5 +80,40 @@ describe('Tools as Waldur shows them', () => {
     expect(toolsInstalledOf('guestToolsTypeUnknown')).toBe(false);
     expect(toolsInstalledOf('')).toBe(false);
     expect(toolsInstalledOf(undefined)).toBe(false);
+  });
+});
+
+describe('flattenSnapshots', () => {
+  const tree = (
+    value: string,
+    state: 'poweredOn' | 'poweredOff',
+    children: SnapshotTree[] = [],
+  ): SnapshotTree => ({
+    snapshot: { type: 'VirtualMachineSnapshot', value },
+    name: value,
+    description: '',
+    id: 0,
+    createTime: '2026-12-01T10:00:00Z',
+    state,
+    quiesced: false,
+    children,
+  });
+
+  it("lists vCenter's tree parents first, each with its parent, memory from the snapshot's power state", () => {
+    const flat = flattenSnapshots(
+      [
+        tree('s1', 'poweredOn', [
+          tree('s2', 'poweredOff', [tree('s3', 'poweredOff')]),
+          tree('s4', 'poweredOff'),
+        ]),
+      ],
+      null,
+    );
+    expect(flat.map((s) => [s.moref, s.parent, s.memory])).toEqual([
+      ['s1', null, true],
+      ['s2', 's1', false],
+      ['s3', 's2', false],
+      ['s4', 's1', false],
+    ]);
   });
 });

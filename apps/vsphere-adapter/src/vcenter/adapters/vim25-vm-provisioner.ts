@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { ToolsState } from '@app/contracts';
 import {
-  acquireVmrcUrl,
   acquireWebMksTicket,
   asBoolean,
   asString,
@@ -25,9 +24,12 @@ import {
   suspendVm,
   VimFault,
   VimSessionRegistry,
+  vmrcUrl,
+  webMksUrl,
   waitForVmGuestState,
   type MoRef,
   type VimConnection,
+  type SnapshotTree,
   type ToolsRunningStatus,
   type VmInfo,
 } from '@app/vim25';
@@ -45,6 +47,7 @@ import type { VcenterConnection } from '../../integration/domain/vcenter-connect
 import {
   DeviceChangeImpossible,
   type DeployRequest,
+  type RemoteSnapshot,
   type RemoteVm,
   type RuntimeState,
   type VmCallOptions,
@@ -81,6 +84,22 @@ const vmRef = (moref: string): MoRef => ({ type: 'VirtualMachine', value: moref 
  */
 export function endsWithLine(annotation: string, mark: string): boolean {
   return annotation.trimEnd().split('\n').pop()?.trim() === mark;
+}
+
+/** vCenter's snapshot tree as a list, parents before children. Pure. */
+export function flattenSnapshots(trees: readonly SnapshotTree[], parent: string | null): RemoteSnapshot[] {
+  return trees.flatMap((t) => [
+    {
+      moref: t.snapshot.value,
+      parent,
+      name: t.name,
+      description: t.description,
+      created: t.createTime,
+      memory: t.state === 'poweredOn',
+      quiesced: t.quiesced,
+    },
+    ...flattenSnapshots(t.children, t.snapshot.value),
+  ]);
 }
 
 /** Maps a VM read over vim25. Pure. */
@@ -126,6 +145,9 @@ export function toRemoteVm(info: VmInfo, annotation: string): RemoteVm {
     ),
     toolsState: toolsStateOf(info.toolsRunningStatus),
     toolsInstalled: toolsInstalledOf(info.toolsInstallType),
+    snapshots: flattenSnapshots(info.snapshot?.rootSnapshotList ?? [], null),
+    currentSnapshot: info.snapshot?.currentSnapshot?.value ?? null,
+    consolidationNeeded: info.consolidationNeeded ?? false,
   };
 }
 
@@ -411,8 +433,8 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
     );
   }
 
-  async consoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string> {
-    return acquireVmrcUrl(await this.vim(connection, 'short', options), vmRef(moref), options);
+  consoleUrl(connection: VcenterConnection, moref: string): string {
+    return vmrcUrl(new URL(connection.url).host, vmRef(moref));
   }
 
   async webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string> {
@@ -421,9 +443,7 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
       vmRef(moref),
       options,
     );
-    if (ticket.url !== undefined && ticket.url !== '') return ticket.url;
-    const host = ticket.host ?? new URL(connection.url).hostname;
-    return `wss://${host}:${ticket.port ?? 443}/ticket/${encodeURIComponent(ticket.ticket)}`;
+    return webMksUrl(ticket, new URL(connection.url).hostname);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -435,10 +455,21 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
       url: connection.url,
       verifySsl: connection.verifySsl,
       caPem: connection.caPem,
+      addressCheck: connection.addressCheck,
+      connectTimeoutMs: connection.connectTimeoutMs,
       username: connection.username,
       password: connection.password,
       connections: this.config.ORDER_CONCURRENCY + 2,
     };
+  }
+
+  /** The vim25 session of this adapter's pools, for the companion adapters (snapshots). */
+  session(
+    connection: VcenterConnection,
+    pool: 'long' | 'short',
+    options: VmCallOptions,
+  ): Promise<VimConnection> {
+    return this.vim(connection, pool, options);
   }
 
   private vim(

@@ -21,6 +21,20 @@ export interface RemoteNic {
   readonly label?: string;
 }
 
+/** One snapshot of a VM's tree, flattened: parents come before their children. */
+export interface RemoteSnapshot {
+  /** Managed object id (`snapshot-12`). */
+  readonly moref: string;
+  readonly parent: string | null;
+  readonly name: string;
+  readonly description: string;
+  /** ISO time vCenter took it. */
+  readonly created: string;
+  /** The VM's memory is in it (vCenter's snapshot `state` is poweredOn). */
+  readonly memory: boolean;
+  readonly quiesced: boolean;
+}
+
 /** A VM as vCenter has it now. */
 export interface RemoteVm {
   /** Managed object id (`vm-42`). */
@@ -39,6 +53,12 @@ export interface RemoteVm {
   readonly toolsState: ToolsState;
   /** False when `config.tools.toolsInstallType` is absent, empty or `guestToolsTypeUnknown`. */
   readonly toolsInstalled: boolean;
+  /** Its snapshot tree (absent where a reader did not ask for it). */
+  readonly snapshots?: readonly RemoteSnapshot[];
+  /** The snapshot the VM runs from (`snapshot.currentSnapshot`). */
+  readonly currentSnapshot?: string | null;
+  /** `runtime.consolidationNeeded`. */
+  readonly consolidationNeeded?: boolean;
 }
 
 /** What a Content Library deploy takes, in vCenter's ids. */
@@ -166,9 +186,15 @@ export interface VmProvisioner {
     reached: (state: { runtimeState?: RuntimeState; toolsState?: ToolsState }) => boolean,
     options: VmCallOptions,
   ): Promise<void>;
-  /** A VMRC URL with a clone ticket acquired now (tickets work once). One round trip. */
-  consoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
-  /** The WebMKS console URL from AcquireTicket('webmks'); vCenter's fault where it issues none. */
+  /**
+   * The VMRC URL of the VM with no ticket (`vmrc://host/?moid=`): VMRC asks for the person's own
+   * vCenter credentials. No vCenter call: nothing of the adapter's session goes into it.
+   */
+  consoleUrl(connection: VcenterConnection, moref: string): string;
+  /**
+   * The WebMKS URL (`wss://...`) of a VM-scoped, single-use ticket from AcquireTicket('webmks');
+   * vCenter's fault where it issues none (InvalidState when the VM is not powered on).
+   */
   webConsoleUrl(connection: VcenterConnection, moref: string, options: VmCallOptions): Promise<string>;
 }
 

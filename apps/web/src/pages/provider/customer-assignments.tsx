@@ -4,6 +4,7 @@ import { ApiError, messageOf } from '../../api/client';
 import type { Assignment, AssignmentKind, Customer, Named } from '../../api/types';
 import { describedBy, Field } from '../../components/field';
 import { Failure } from '../../components/status';
+import { useIntentKey } from '../../components/use-intent-key';
 import { useLoad } from '../../components/use-load';
 import { useSession } from '../../session';
 
@@ -119,13 +120,21 @@ function KindAssignments({
     return own.length > 0 ? own : [failure.message];
   };
 
+  const intent = useIntentKey({ base, customerUuid, selected });
+
   const add = async (event: FormEvent) => {
     event.preventDefault();
     if (!selected) return;
     setErrors([]);
     setBusy(true);
     try {
-      const made = await api.post<Assignment>(base, { customer: customerUuid, [spec.field]: selected });
+      const made = await api.post<Assignment>(
+        base,
+        { customer: customerUuid, [spec.field]: selected },
+        undefined,
+        intent.key(),
+      );
+      intent.renew();
       assigned.setData((current = []) => [...current, made]);
     } catch (failure) {
       setErrors(refusal(failure));

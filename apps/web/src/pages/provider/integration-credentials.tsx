@@ -35,6 +35,19 @@ const FIELDS: readonly Spec[] = [
   { name: 'max_ram', label: 'Maximum RAM per VM (MiB)', kind: 'maximum' },
   { name: 'max_disk', label: 'Maximum size of one disk (MiB)', kind: 'maximum' },
   { name: 'max_disk_total', label: 'Maximum disk space per VM (MiB)', kind: 'maximum' },
+  {
+    name: 'max_snapshots',
+    label: 'Maximum snapshots per VM',
+    kind: 'maximum',
+    hint: '0 to 32; 0 turns snapshots off.',
+  },
+  {
+    name: 'snapshot_max_age_hours',
+    label: 'Snapshot age warning (hours)',
+    kind: 'maximum',
+    hint: 'Snapshots older than this are flagged to their users.',
+  },
+  { name: 'memory_snapshots', label: 'Allow snapshots with memory', kind: 'boolean' },
   { name: 'verify_ssl', label: "Verify vCenter's TLS certificate", kind: 'boolean' },
   {
     name: 'ca_pem',
@@ -85,6 +98,11 @@ export function IntegrationCredentials({
     <section aria-labelledby="credentials-title">
       <h2 id="credentials-title">Credentials</h2>
       <p className="hint">Each field is saved on its own; every save synchronises again.</p>
+      {(integration?.warnings ?? []).map((warning) => (
+        <p key={warning} className="error" data-testid="integration-warning">
+          {warning}
+        </p>
+      ))}
       <div className="credentials">
         {FIELDS.map((spec) => (
           <CredentialField

@@ -2,6 +2,7 @@ import { API_PATHS, fillPath, providerOfferingActionPath } from '@app/contracts/
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import type { Integration, Offering } from '../../api/types';
+import { VMWARE_VM_TYPE } from '../../api/vocabulary';
 import { Failure, StateBadge } from '../../components/status';
 import { useLoad } from '../../components/use-load';
 import { Link } from '../../router';
@@ -55,7 +56,7 @@ export default function ProviderOfferingPage({ uuid }: { uuid: string }) {
   });
 
   const current = integration.data;
-  const isVsphere = offering.data?.type === 'VMware.VirtualMachine';
+  const isVsphere = offering.data?.type === VMWARE_VM_TYPE;
   return (
     <section aria-labelledby="offering-title">
       <p>

@@ -1,14 +1,13 @@
 import { API_PATHS, fillPath, providerOfferingActionPath } from '@app/contracts/http/api-paths';
 import { ApiError } from '../../api/client';
 import type { Integration, Offering } from '../../api/types';
+import { VMWARE_VM_TYPE } from '../../api/vocabulary';
 import { Failure, Loading, StateBadge } from '../../components/status';
 import { useLoad } from '../../components/use-load';
 import { Link } from '../../router';
 import { useFeed, useSession } from '../../session';
 import { INTEGRATION_EVENTS, integrationEvent } from './integration-events';
 import { TableWrap } from '../../components/table-wrap';
-
-const VSPHERE = 'VMware.VirtualMachine';
 
 interface Row {
   offering: Offering;
@@ -36,7 +35,7 @@ export default function ProviderOfferingsPage() {
     const offerings = await api.get<Offering[]>(`${API_PATHS.providerOfferings}?page_size=200`, signal);
     return Promise.all(
       offerings.map(async (offering): Promise<Row> =>
-        offering.type !== VSPHERE
+        offering.type !== VMWARE_VM_TYPE
           ? { offering }
           : {
               offering,
