@@ -149,9 +149,8 @@ describe('quotas end to end', () => {
       `/api/vmware-virtual-machine/${vm.uuid}/pull/`,
     );
     expect(pull.status).toBe(202);
-    // The pull ends before the VM is deleted: the live subscription may count the resize first, and a
-    // pull that read the VM before the delete must not be what records it last (see the closing note
-    // of issue 26: a pull in flight and a change pushed meanwhile are not ordered yet).
+    // The pull ends before the VM is deleted, so the resize is what it reads (the live subscription
+    // may count the resize first).
     await eventually(
       () =>
         market.api.sql<{ state: string }>(`SELECT "state" FROM "vsphere"."vm_operations" WHERE "uuid" = $1`, [

@@ -12,12 +12,19 @@ import {
 } from '@app/vim25';
 import type { Envelope, RequestReply, VmChanged, VmOperationView } from '@app/contracts';
 import { readEnvelopes } from '../../../test/support/stream-reader';
+import { eventually } from '../../../test/support/virtual-machines';
 import type { TestDatabase } from '../../../test/support/test-database';
 import type { TestNats } from '../../../test/support/test-nats';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
 import { VSPHERE_MESSAGES } from '../src/machines/domain/hardware-rules';
 import { TAKEN_OVER } from '../src/machines/operations/vm-operation-runner.service';
+import { UnitOfWork } from '@app/messaging';
+import { SyncLockRepository } from '../src/integration/repositories/sync-lock.repository';
+import { VcenterAccessService } from '../src/integration/services/vcenter-access.service';
+import { VmViewRepository } from '../src/machines/repositories/vm-view.repository';
 import { VmPullService } from '../src/machines/services/vm-pull.service';
+import { VmRecordService } from '../src/machines/services/vm-record.service';
+import { VM_PROVISIONER, type VmProvisioner } from '../src/vcenter/ports/vm-provisioner.port';
 import type { AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
 import {
@@ -384,6 +391,62 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
     expect(Number(vm.disk)).toBe(
       drift.vm.disks.filter((d) => d.backend_id !== '').reduce((s, d) => s + d.size, 0),
     );
+  });
+
+  it('a pull whose read began before a change was recorded leaves that change; one that began after records vCenter', async () => {
+    const app = adapter.app;
+    const [row]: { uuid: string; name: string }[] = await adapter.runtime.dataSource.query(
+      `SELECT "uuid", "name" FROM "vsphere"."virtual_machines" WHERE "backend_uuid" = $1`,
+      [vmUuid],
+    );
+    const access = (await app.get(VcenterAccessService).forOffering(offering))!;
+    const readVcenter = async () =>
+      app
+        .get<VmProvisioner>(VM_PROVISIONER)
+        .readAll(await access.connection(), { timeoutMs: 30_000, signal: AbortSignal.timeout(30_000) });
+    const name = async () =>
+      (
+        (await adapter.runtime.dataSource.query(
+          `SELECT "name" FROM "vsphere"."virtual_machines" WHERE "uuid" = $1`,
+          [row.uuid],
+        )) as { name: string }[]
+      )[0].name;
+    // The periodic pull is kept out while the two reads race by hand.
+    const run = await eventually(
+      () =>
+        app.get(SyncLockRepository).withLock(
+          offering,
+          async () => {
+            const pulls = app.get(VmPullService);
+            const readSince = await app.get(VmViewRepository).now();
+            const stale = await readVcenter();
+            // Recorded meanwhile by a reader of vCenter that read later (the live subscription).
+            await app
+              .get(UnitOfWork)
+              .run((tx) =>
+                app.get(VmRecordService).recordFigures(tx, row.uuid, { name: 'renamed-meanwhile' }),
+              );
+            const late = await pulls.reconcile(offering, stale, readSince);
+            const keptMeanwhile = await name();
+            const fresh = await pulls.reconcile(
+              offering,
+              await readVcenter(),
+              await app.get(VmViewRepository).now(),
+            );
+            return { late, keptMeanwhile, fresh, after: await name() };
+          },
+          'vmPull',
+        ),
+      (r) => r.acquired,
+      20_000,
+      'the pull lock',
+    );
+    expect(run.acquired && run.result).toEqual({
+      late: 0,
+      keptMeanwhile: 'renamed-meanwhile',
+      fresh: 1,
+      after: row.name,
+    });
   });
 
   it('records nothing when nothing changed across two pulls: no VmChanged, the VM row untouched', async () => {

@@ -24,6 +24,7 @@ import type { TestNats } from '../../../test/support/test-nats';
 import { eventually } from '../../../test/support/virtual-machines';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
 import { HealthController } from '../src/controllers/health.controller';
+import { VmUpdateApplier } from '../src/machines/services/vm-update-applier.service';
 import { VmWatchService } from '../src/machines/services/vm-watch.service';
 import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
@@ -361,5 +362,26 @@ describe('the live subscription to vCenter: changes made in vcsim recorded with 
     } finally {
       if (adapter !== second) await second.close();
     }
+  });
+
+  it('keeps a VM recorded gone gone when an older answer with figures for it comes after (no VmChanged)', async () => {
+    // The VM of the test before is deleted and recorded gone. An answer vCenter sent before the
+    // deletion, applied late (a pull found the VM gone first), carries figures for its moref.
+    expect(await recorded()).toMatchObject({ state: 'ERRED' });
+    const since = (await vmChanges()).length;
+    const applied = await adapter.app
+      .get(VmUpdateApplier)
+      .apply(
+        offering,
+        [{ moref: ref.value, kind: 'patch', patch: { runtimeState: 'POWERED_ON', cpu: 3 } }],
+        () => Promise.resolve([]),
+      );
+    expect(applied.changed).toBe(0);
+    expect(await recorded()).toMatchObject({
+      state: 'ERRED',
+      error_message: 'The virtual machine no longer exists in vCenter.',
+      cpu: 4,
+    });
+    expect((await vmChanges()).length).toBe(since);
   });
 });

@@ -14,6 +14,15 @@ import type { VmFigures } from '../domain/vm-drift';
 import { deviceOrder, toDiskView, toPortView, type RawDiskRow, type RawPortRow } from './device-views';
 import { VmSnapshotRepository } from './vm-snapshot.repository';
 
+/** A VM's row as its lock reads it. */
+export interface LockedVm {
+  readonly runtimeState: VmRuntimeState;
+  readonly state: VmState;
+  readonly errorMessage: string;
+  /** When anything of the VM was last recorded changed (the database's clock). */
+  readonly modified: Date;
+}
+
 /** A VM as the REST answer shows it, with what an operation needs (its row, offering and moref). */
 export interface VmRecord {
   view: VirtualMachineView;
@@ -141,14 +150,26 @@ export class VmViewRepository {
   async lock(
     tx: Transaction,
     rowUuid: string,
-  ): Promise<{ runtimeState: VmRuntimeState; state: VmState; errorMessage: string } | null> {
-    const rows: { runtime_state: VmRuntimeState; state: VmState; error_message: string }[] = await tx.query(
-      `SELECT "runtime_state", "state", "error_message" FROM "vsphere"."virtual_machines" WHERE "uuid" = $1
-       FOR UPDATE`,
-      [rowUuid],
-    );
+  ): Promise<LockedVm | null> {
+    const rows: { runtime_state: VmRuntimeState; state: VmState; error_message: string; modified: Date }[] =
+      await tx.query(
+        `SELECT "runtime_state", "state", "error_message", "modified" FROM "vsphere"."virtual_machines"
+         WHERE "uuid" = $1 FOR UPDATE`,
+        [rowUuid],
+      );
     if (rows.length === 0) return null;
-    return { runtimeState: rows[0].runtime_state, state: rows[0].state, errorMessage: rows[0].error_message };
+    const [row] = rows;
+    return {
+      runtimeState: row.runtime_state,
+      state: row.state,
+      errorMessage: row.error_message,
+      modified: row.modified,
+    };
+  }
+
+  /** The VM changed in a part of its own (a device, a snapshot): its `modified` says so. */
+  async touch(tx: Transaction, rowUuid: string): Promise<void> {
+    await tx.query(`UPDATE "vsphere"."virtual_machines" SET "modified" = now() WHERE "uuid" = $1`, [rowUuid]);
   }
 
   /** Sets Waldur's state and error message of the VM (UPDATING, ERRED with vCenter's message). */
@@ -284,8 +305,12 @@ export class VmViewRepository {
     };
   }
 
-  private async now(): Promise<Date> {
-    const rows: { now: Date }[] = await this.dataSource.query(`SELECT now() AS "now"`);
+  /**
+   * The database's clock now, the clock `modified` is written with: a reader of vCenter takes it
+   * before its read, and a VM whose row changed after it was recorded by someone who read later.
+   */
+  async now(): Promise<Date> {
+    const rows: { now: Date }[] = await this.dataSource.query(`SELECT clock_timestamp() AS "now"`);
     return rows[0].now;
   }
 

@@ -106,22 +106,27 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       this.stop.signal,
       AbortSignal.timeout(this.config.VSPHERE_CALL_TIMEOUT_MS),
     ]);
+    // Taken before vCenter is read: a VM the live subscription or an operation records while the
+    // read is under way keeps what they recorded (they read vCenter after this read began).
+    const readSince = await this.vms.now();
     const remotes = access
       .connection()
       .then((connection) =>
         this.vcenter.readAll(connection, { signal, timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS }),
       );
-    return this.reconcile(offeringUuid, remotes);
+    return this.reconcile(offeringUuid, remotes, readSince);
   }
 
   /**
    * Compares every VM of the offering with `read` (every VM of its vCenter, read at once: a
    * pull's read, or the live subscription's initial state) and records each that changed, a VM
-   * absent from them as gone. Returns how many were recorded.
+   * absent from them as gone; `readSince`, when the read began, leaves alone a VM recorded since.
+   * Returns how many were recorded.
    */
   async reconcile(
     offeringUuid: string,
     read: readonly RemoteVm[] | Promise<readonly RemoteVm[]>,
+    readSince?: Date,
   ): Promise<number> {
     // What is recorded is read while vCenter answers: a VM recorded in between only looks changed,
     // and recording it finds nothing to write.
@@ -130,7 +135,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       this.recordedState.ofOffering(offeringUuid),
       this.placement.networksByBackendId(offeringUuid),
     ]);
-    return this.compare(recorded, remotes, networks);
+    return this.compare(recorded, remotes, networks, readSince);
   }
 
   /**
@@ -157,6 +162,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     recorded: readonly RecordedVm[],
     remotes: readonly RemoteVm[],
     networks: ReadonlyMap<string, string>,
+    readSince?: Date,
   ): Promise<number> {
     const byUuid = new Map<string, RemoteVm>(remotes.map((vm) => [vm.uuid, vm]));
     const busy = await this.operations.busyVms(recorded.map((vm) => vm.rowUuid));
@@ -168,8 +174,8 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       if (!vmDrifted(vm, remote, networks)) continue;
       const appended = await this.unitOfWork.run((tx) =>
         remote === undefined
-          ? this.recorder.recordGone(tx, vm.rowUuid, null)
-          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null),
+          ? this.recorder.recordGone(tx, vm.rowUuid, null, readSince)
+          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null, undefined, readSince),
       );
       if (appended) changed++;
     }

@@ -8,7 +8,7 @@ import { VM_GONE } from '../domain/vm-drift';
 import { VmDeviceRepository } from '../repositories/vm-device.repository';
 import { VmDeviceReconciler } from '../repositories/vm-device-reconciler';
 import { VmSnapshotRepository } from '../repositories/vm-snapshot.repository';
-import { VmViewRepository, type VmRecord } from '../repositories/vm-view.repository';
+import { VmViewRepository, type LockedVm, type VmRecord } from '../repositories/vm-view.repository';
 
 export { VM_GONE };
 
@@ -45,8 +45,9 @@ export class VmRecordService {
 
   /**
    * Records the VM as vCenter has it, OK again; appends VmChanged when anything changed or when
-   * an operation ended. `claim` gives a device an operation created its key. Returns whether a
-   * VmChanged was appended.
+   * an operation ended. `claim` gives a device an operation created its key. `readSince`: when the
+   * caller began the read `remote` came from; a VM recorded changed after it is left as it is.
+   * Returns whether a VmChanged was appended.
    */
   async recordRemote(
     tx: Transaction,
@@ -55,9 +56,10 @@ export class VmRecordService {
     networkUuids: ReadonlyMap<string, string>,
     operation: VmOperationView | null,
     claim?: { readonly table: 'disk' | 'port'; readonly uuid: string; readonly deviceKey: number },
+    readSince?: Date,
   ): Promise<boolean> {
     const before = await this.vms.lock(tx, rowUuid);
-    if (before === null) return false;
+    if (before === null || recordedAfter(before, readSince)) return false;
     const devices = await this.devices.reconcile(tx, rowUuid, remote, networkUuids, claim);
     const snapshotsChanged = await this.snapshots.reconcile(tx, rowUuid, remote);
     // The device a finished operation concerned is OK again (a deleted one has no row left).
@@ -79,6 +81,7 @@ export class VmRecordService {
       },
       { state: 'OK', errorMessage: '' },
     );
+    if (!changed && (devices.changed || snapshotsChanged)) await this.vms.touch(tx, rowUuid);
     if (!changed && !devices.changed && !snapshotsChanged && operation === null) return false;
     await this.publish(tx, rowUuid, before.runtimeState, operation);
     return true;
@@ -91,16 +94,26 @@ export class VmRecordService {
    */
   async recordFigures(tx: Transaction, rowUuid: string, figures: VmPatch): Promise<boolean> {
     const before = await this.vms.lock(tx, rowUuid);
-    if (before === null) return false;
+    // A VM recorded gone comes back only with a whole read (a pull's, an `enter`): figures for its
+    // moref are an answer older than what found it gone (vCenter does not reuse morefs), and
+    // taking them would count a deleted VM's quota again until its `leave` came.
+    if (before === null || isRecordedGone(before)) return false;
     const changed = await this.vms.recordSome(tx, rowUuid, figures, { state: 'OK', errorMessage: '' });
     if (!changed) return false;
     await this.publish(tx, rowUuid, before.runtimeState, null);
     return true;
   }
 
-  /** The VM is gone from vCenter: ERRED with the reason (once). */
-  async recordGone(tx: Transaction, rowUuid: string, operation: VmOperationView | null): Promise<boolean> {
-    return this.recordFailure(tx, rowUuid, operation, VM_GONE, { kind: 'vm' });
+  /**
+   * The VM is gone from vCenter: ERRED with the reason (once). `readSince`: as for recordRemote.
+   */
+  async recordGone(
+    tx: Transaction,
+    rowUuid: string,
+    operation: VmOperationView | null,
+    readSince?: Date,
+  ): Promise<boolean> {
+    return this.recordFailure(tx, rowUuid, operation, VM_GONE, { kind: 'vm' }, readSince);
   }
 
   /**
@@ -114,9 +127,10 @@ export class VmRecordService {
     operation: VmOperationView | null,
     message: string,
     target: FailureTarget,
+    readSince?: Date,
   ): Promise<boolean> {
     const before = await this.vms.lock(tx, rowUuid);
-    if (before === null) return false;
+    if (before === null || recordedAfter(before, readSince)) return false;
     if (target.kind === 'vm') {
       const unchanged = before.state === 'ERRED' && before.errorMessage === message && operation === null;
       await this.vms.setState(tx, rowUuid, 'ERRED', message);
@@ -154,6 +168,20 @@ export class VmRecordService {
     );
     return now;
   }
+}
+
+function isRecordedGone(vm: LockedVm): boolean {
+  return vm.state === 'ERRED' && vm.errorMessage === VM_GONE;
+}
+
+/**
+ * Whether the VM's row changed after `readSince`, when a reader began reading vCenter: whoever
+ * recorded it then read vCenter later than that reader (an operation's read-back, the live
+ * subscription, whose later answers carry whatever else changed), so the reader's older view of
+ * the VM must not replace it.
+ */
+function recordedAfter(vm: LockedVm, readSince: Date | undefined): boolean {
+  return readSince !== undefined && vm.modified > readSince;
 }
 
 function deviceOf(operation: VmOperationView): { table: 'disk' | 'port'; uuid: string } | null {
