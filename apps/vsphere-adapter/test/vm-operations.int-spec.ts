@@ -404,13 +404,13 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
       app
         .get<VmProvisioner>(VM_PROVISIONER)
         .readAll(await access.connection(), { timeoutMs: 30_000, signal: AbortSignal.timeout(30_000) });
-    const name = async () =>
-      (
-        (await adapter.runtime.dataSource.query(
-          `SELECT "name" FROM "vsphere"."virtual_machines" WHERE "uuid" = $1`,
-          [row.uuid],
-        )) as { name: string }[]
-      )[0].name;
+    const name = async () => {
+      const [now]: { name: string }[] = await adapter.runtime.dataSource.query(
+        `SELECT "name" FROM "vsphere"."virtual_machines" WHERE "uuid" = $1`,
+        [row.uuid],
+      );
+      return now.name;
+    };
     // The periodic pull is kept out while the two reads race by hand.
     const run = await eventually(
       () =>
