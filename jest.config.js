@@ -41,7 +41,8 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/support/secret-scan.setup.ts'],
     },
     // Faults: the apps as processes against a nats-server and a Postgres cluster of the suite's own,
-    // which it kills and restarts. Run one file at a time (`npm run test:faults`). A failing test
+    // which it kills and restarts. One file at a time (`npm run test:faults`), but for the two outage
+    // files, which `npm test` runs side by side (each mostly a minute of waiting). A failing test
     // prints the last lines of every app process the file started.
     {
       ...shared,

@@ -2,8 +2,9 @@
 # npm test: every test, from a fresh clone. Installs what is missing (dependencies, vcsim), builds
 # the apps (e2e tests run them as processes), runs unit and integration tests side by side, then
 # the e2e suites two at a time (each on a database and NATS namespace of its own), then the
-# fault-injection suites one at a time (their own nats-server and Postgres, killed and restarted;
-# mostly the two 60 s outages and the cluster suite's VM orders on a three-node NATS cluster), then
+# fault-injection suites (their own nats-server and Postgres, killed and restarted): the two 60 s
+# outages side by side, then the others one at a time (mostly the cluster suite's VM orders on a
+# three-node NATS cluster), then
 # every bench in its quick mode, and closes with one line counting all tiers and naming the slowest
 # files.
 set -uo pipefail
@@ -34,8 +35,14 @@ started=$SECONDS
 second=$?
 say "e2e took $((SECONDS - started)) s"
 started=$SECONDS
-"${JEST[@]}" --selectProjects faults --runInBand --passWithNoTests "$@"
-third=$?
+# The two outage suites side by side (each its own system, mostly a minute of waiting), then the
+# others one at a time.
+OUTAGES='/outage-[a-z]+\.fault-spec\.ts$'
+"${JEST[@]}" --selectProjects faults --maxWorkers=2 --passWithNoTests --testPathPatterns "$OUTAGES" "$@"
+outages=$?
+"${JEST[@]}" --selectProjects faults --runInBand --passWithNoTests --testPathIgnorePatterns "$OUTAGES" "$@"
+others=$?
+third=$(( outages || others ))
 say "faults took $((SECONDS - started)) s"
 # Every bench at small sizes, so none rots unseen (their figures are not the benches' figures). Not
 # beside the fault suites: the cluster suite's 500 VM orders need the machine's CPU.

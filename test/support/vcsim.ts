@@ -6,6 +6,8 @@ import { createTestTls, type TestTls } from './tls-ca';
 
 /** Where `npm run vcsim:build` puts the simulator. */
 export const VCSIM_BINARY = resolve(__dirname, '../../.cache/vcsim/bin/vcsim');
+/** How long vcsim may take to stop by itself before it is killed. */
+const STOP_GRACE_MS = 1_000;
 
 /** A running vcsim. */
 export interface VcsimInstance {
@@ -77,8 +79,15 @@ export async function startVcsim(options: StartVcsimOptions = {}): Promise<Vcsim
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
 
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       process.kill(child.pid, 'SIGTERM');
+      // vcsim's graceful stop waits for every request it serves, and a WaitForUpdatesEx it holds
+      // runs to its maxWaitSeconds (30 s in the apps' default) even once its client has gone: a
+      // simulator keeps nothing worth that wait.
+      const grace = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(grace);
+    }
     await exited;
     await tls.remove();
   };

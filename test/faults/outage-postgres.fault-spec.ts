@@ -1,0 +1,5 @@
+import { OUTAGE_CASE_TIMEOUT_MS, describeOutage } from './support/outage-suite';
+
+jest.setTimeout(OUTAGE_CASE_TIMEOUT_MS);
+
+describeOutage('Postgres');
