@@ -13,6 +13,7 @@ import { createServiceDataSource } from '@app/platform/persistence/data-source';
 import { ensureDurableConsumer, ensureStream } from '@app/messaging/jetstream/ensure-topology';
 import { OutboxRepository } from '@app/messaging/repositories/outbox.repository';
 import { OutboxRelay } from '@app/messaging/outbox/outbox-relay';
+import { UnitOfWork } from '@app/messaging/repositories/unit-of-work';
 import { createTestDatabase } from '../test/support/test-database';
 import { createTestNats } from '../test/support/test-nats';
 import { ascending, percentile } from './support/stats';
@@ -55,9 +56,9 @@ async function main(): Promise<void> {
     concurrency: 256,
     handlerTimeoutMs: 60_000,
   });
-  const outbox = new OutboxRepository('vsphere');
+  const outbox = new OutboxRepository(dataSource, 'vsphere');
   const relay = new OutboxRelay({
-    dataSource,
+    unitOfWork: new UnitOfWork(dataSource),
     outbox,
     js,
     logger: createLogger('bench', 'warn'),

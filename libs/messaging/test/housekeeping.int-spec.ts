@@ -55,7 +55,6 @@ describe('housekeeping: inbox and outbox pruned past the redelivery horizon', ()
     const recentPublished = await insertOutbox(DAY_MS, true);
 
     const pruned = await new Housekeeping({
-      dataSource: fx.dataSource,
       outbox: fx.outbox,
       inbox: new InboxRepository(fx.dataSource, 'vsphere'),
       logger: captureLogger('test').logger,

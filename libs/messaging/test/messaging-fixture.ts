@@ -35,7 +35,7 @@ export async function openMessagingFixture(label: string): Promise<MessagingFixt
     dataSource,
     nats,
     js: jetstream(nats.nc),
-    outbox: new OutboxRepository('vsphere'),
+    outbox: new OutboxRepository(dataSource, 'vsphere'),
     close: async () => {
       await dataSource.destroy();
       await nats.close();
