@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const subject = nats.topology.subjects.orderErred;
   const data = {
     orderUuid: '0b6f4c0e-3c8e-4f55-b7f4-1f7a0f9a4b21',
-    resourceUuid: '7d8f2a51-6a3e-4d1c-9e0b-2c5d4e6f7a89',
+    marketplaceResourceUuid: '7d8f2a51-6a3e-4d1c-9e0b-2c5d4e6f7a89',
     errorMessage: 'x'.repeat(200),
   };
   const commit: number[] = [];

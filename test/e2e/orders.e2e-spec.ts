@@ -445,7 +445,7 @@ describe('marketplace orders and resources through the gateway', () => {
         OrderDoneEvent,
         {
           orderUuid: order.uuid,
-          resourceUuid: order.marketplace_resource_uuid,
+          marketplaceResourceUuid: order.marketplace_resource_uuid,
           backendId: '42104b5c-6ba8-4d30-9ec2-0d4e3f1a7c88',
           backendRef: 'vm-42',
           limits: { days: 3 },
@@ -473,14 +473,18 @@ describe('marketplace orders and resources through the gateway', () => {
               OrderDoneEvent,
               {
                 orderUuid: order.uuid,
-                resourceUuid: order.marketplace_resource_uuid,
+                marketplaceResourceUuid: order.marketplace_resource_uuid,
                 backendId: randomUUID(),
               },
               order.uuid,
             )
           : buildEnvelope(
               OrderErredEvent,
-              { orderUuid: order.uuid, resourceUuid: order.marketplace_resource_uuid, errorMessage: 'late' },
+              {
+                orderUuid: order.uuid,
+                marketplaceResourceUuid: order.marketplace_resource_uuid,
+                errorMessage: 'late',
+              },
               order.uuid,
             );
       const js = jetstream(nats.nc);
@@ -516,7 +520,11 @@ describe('marketplace orders and resources through the gateway', () => {
       const message = 'The attempted operation cannot be performed in the current state (Powered on).';
       const erred = buildEnvelope(
         OrderErredEvent,
-        { orderUuid: order_uuid, resourceUuid: created.marketplace_resource_uuid, errorMessage: message },
+        {
+          orderUuid: order_uuid,
+          marketplaceResourceUuid: created.marketplace_resource_uuid,
+          errorMessage: message,
+        },
         order_uuid,
       );
       await publishEvent(jetstream(nats.nc), nats.topology.subjects.orderErred, erred);

@@ -69,7 +69,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       offeringUuid: offering,
       customerUuid: customer,
       orderType: type,
-      resourceUuid: created.resourceUuid,
+      marketplaceResourceUuid: created.marketplaceResourceUuid,
       backendId,
       limits,
     });
@@ -126,7 +126,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     );
     expect(answer.data).toEqual({
       orderUuid: created.orderUuid,
-      resourceUuid: created.resourceUuid,
+      marketplaceResourceUuid: created.marketplaceResourceUuid,
       backendId: vm.instanceUuid,
       backendRef: vm.ref.value,
       limits: { cpu: 2, ram: 2048, disk },
@@ -185,7 +185,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       type: 'OrderErred',
       data: {
         orderUuid: terminate.orderUuid,
-        resourceUuid: created.resourceUuid,
+        marketplaceResourceUuid: created.marketplaceResourceUuid,
         errorMessage: 'The virtual machine must be POWERED_OFF to be deleted; it is POWERED_ON.',
       },
     });
@@ -252,7 +252,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       type: 'OrderErred',
       data: {
         orderUuid: twin.orderUuid,
-        resourceUuid: twin.resourceUuid,
+        marketplaceResourceUuid: twin.marketplaceResourceUuid,
         errorMessage: "The name 'web-twin' already exists.",
         faultType: 'ALREADY_EXISTS',
       },
@@ -288,7 +288,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       type: 'OrderErred',
       data: {
         orderUuid: order.orderUuid,
-        resourceUuid: order.resourceUuid,
+        marketplaceResourceUuid: order.marketplaceResourceUuid,
         errorMessage: `Library item with identifier ${templateItem} does not exist.`,
         faultType: 'NOT_FOUND',
       },

@@ -47,7 +47,7 @@ export async function openMessagingFixture(label: string): Promise<MessagingFixt
 export function erred(overrides: Partial<OrderErred> = {}): OrderErred {
   return {
     orderUuid: randomUUID(),
-    resourceUuid: randomUUID(),
+    marketplaceResourceUuid: randomUUID(),
     errorMessage: 'vCenter said no',
     ...overrides,
   };

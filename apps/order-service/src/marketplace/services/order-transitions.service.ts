@@ -118,7 +118,7 @@ export class OrderTransitions {
       offeringType: view?.offering_type ?? (await this.offerings.getTypeById(tx, order.offeringUuid)),
       projectUuid: order.projectUuid,
       ...(view && { customerUuid: view.customer_uuid }),
-      resourceUuid: order.marketplaceResourceUuid,
+      marketplaceResourceUuid: order.marketplaceResourceUuid,
       backendId,
       attributes: order.attributes,
       limits: order.limits,
