@@ -11,7 +11,7 @@ import { OrderErredEvent } from '@app/contracts';
 import { createLogger } from '@app/platform';
 import { createServiceDataSource } from '@app/platform/persistence/data-source';
 import { ensureDurableConsumer, ensureStream } from '@app/messaging/jetstream/ensure-topology';
-import { OutboxRepository } from '@app/messaging/repositories/outbox.repository';
+import { OutboxRepository } from '@app/messaging/outbox/repositories/outbox.repository';
 import { OutboxRelay } from '@app/messaging/outbox/outbox-relay';
 import { UnitOfWork } from '@app/messaging/repositories/unit-of-work';
 import { createTestDatabase } from '../test/support/test-database';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InboxRepository } from '../src/repositories/inbox.repository';
+import { InboxRepository } from '../src/inbox/repositories/inbox.repository';
 import { Housekeeping } from '../src/runtime/housekeeping';
 import { captureLogger } from '../../../test/support/capture-logger';
 import { openMessagingFixture, type MessagingFixture } from './messaging-fixture';

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { OrderErredEvent, type OrderErred } from '@app/contracts';
 import { createServiceDataSource } from '@app/platform/persistence/data-source';
 import { ensureStream } from '../src/jetstream/ensure-topology';
-import { OutboxRepository } from '../src/repositories/outbox.repository';
+import { OutboxRepository } from '../src/outbox/repositories/outbox.repository';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
 import { createTestNats, type TestNats } from '../../../test/support/test-nats';
 

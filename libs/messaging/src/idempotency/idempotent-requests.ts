@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { refuse, type RequestMeta, type RequestReply } from '@app/contracts';
-import type { IdempotencyKeyRepository } from '../repositories/idempotency-key.repository';
+import type { IdempotencyKeyRepository } from './repositories/idempotency-key.repository';
 import type { Transaction } from '../repositories/unit-of-work';
 import {
   IDEMPOTENCY_HOLD_MS,

@@ -3,7 +3,7 @@ import type { Envelope } from '@app/contracts';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { publishEvent } from '../jetstream/publish-event';
 import type { MessagingMetrics } from '../metrics/messaging-metrics';
-import type { OutboxRepository, PendingEvent } from '../repositories/outbox.repository';
+import type { OutboxRepository, PendingEvent } from './repositories/outbox.repository';
 import type { UnitOfWork } from '../repositories/unit-of-work';
 import { classifyPublishFailure, publishRetryDelay } from './publish-failure';
 

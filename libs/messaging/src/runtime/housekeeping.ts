@@ -1,6 +1,6 @@
 import type { Logger } from '@app/platform/logging/json-logger';
-import type { InboxRepository } from '../repositories/inbox.repository';
-import type { OutboxRepository } from '../repositories/outbox.repository';
+import type { InboxRepository } from '../inbox/repositories/inbox.repository';
+import type { OutboxRepository } from '../outbox/repositories/outbox.repository';
 
 export interface HousekeepingOptions {
   outbox: OutboxRepository;

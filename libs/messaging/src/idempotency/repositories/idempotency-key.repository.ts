@@ -1,6 +1,6 @@
 import type { RequestReply } from '@app/contracts';
 import type { DataSource } from 'typeorm';
-import type { Transaction } from './unit-of-work';
+import type { Transaction } from '../../repositories/unit-of-work';
 
 /** Whose key: the IETF httpapi draft's keys are the client's, so they are kept per user. */
 export interface KeyId {

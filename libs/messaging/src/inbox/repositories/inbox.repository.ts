@@ -1,6 +1,6 @@
 import type { Envelope } from '@app/contracts';
 import type { DataSource } from 'typeorm';
-import type { Transaction } from './unit-of-work';
+import type { Transaction } from '../../repositories/unit-of-work';
 
 export type InboxResult<R> = { duplicate: true } | { duplicate: false; result: R };
 

@@ -1,7 +1,7 @@
 import type { Envelope, EventContract } from '@app/contracts';
 import type { DataSource } from 'typeorm';
-import { buildEnvelope } from '../jetstream/build-envelope';
-import type { Transaction } from './unit-of-work';
+import { buildEnvelope } from '../../jetstream/build-envelope';
+import type { Transaction } from '../../repositories/unit-of-work';
 
 export interface PendingEvent {
   id: string;
