@@ -465,6 +465,31 @@ describe('marketplace orders and resources through the gateway', () => {
       });
     });
 
+    it('takes an OrderErred as the version before the rename published it (resourceUuid): an upgrade consumes what waits in the stream', async () => {
+      const order = await executing();
+      const current = buildEnvelope(
+        OrderErredEvent,
+        {
+          orderUuid: order.uuid,
+          marketplaceResourceUuid: order.marketplace_resource_uuid,
+          errorMessage: 'old adapter',
+        },
+        order.uuid,
+      );
+      // Written by hand: buildEnvelope knows only the new name.
+      const legacy: Envelope = {
+        ...current,
+        data: {
+          orderUuid: order.uuid,
+          resourceUuid: order.marketplace_resource_uuid,
+          errorMessage: 'old adapter',
+        },
+      };
+      await publishEvent(jetstream(nats.nc), nats.topology.subjects.orderErred, legacy);
+      expect(await settled(order.uuid)).toMatchObject({ state: 'erred', error_message: 'old adapter' });
+      expect(await resourceOf(order)).toMatchObject({ state: 'Erred', error_message: 'old adapter' });
+    });
+
     it('ignores a second answer for a done order (a new event id, as a late adapter sends it): the order stays done', async () => {
       const order = await executing();
       const answer = (type: typeof OrderDoneEvent | typeof OrderErredEvent) =>

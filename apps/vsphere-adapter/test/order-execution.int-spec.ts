@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { destroyVm, powerOffVm, readVirtualMachine, readVmFolders } from '@app/vim25';
-import type { ChangeOrderType, OrderSubmitted } from '@app/contracts';
+import type { ChangeOrderType, Envelope, OrderSubmitted } from '@app/contracts';
 import type { TestDatabase } from '../../../test/support/test-database';
 import type { TestNats } from '../../../test/support/test-nats';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
@@ -158,6 +158,23 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     const answers = await answersFor(nats, created.orderUuid);
     expect(answers.done).toHaveLength(1);
     expect(answers.erred).toHaveLength(0);
+  });
+
+  it('takes an OrderSubmitted as the version before the rename published it (resourceUuid), and answers with marketplaceResourceUuid', async () => {
+    // An offering without an integration: the adapter answers at once, without vCenter.
+    const { marketplaceResourceUuid, ...order } = orderSubmitted({ offeringUuid: randomUUID() });
+    const current = envelopeOf({ ...order, marketplaceResourceUuid });
+    // Written by hand: buildEnvelope knows only the new name.
+    await publishOrder(nats, {
+      ...current,
+      data: { ...order, resourceUuid: marketplaceResourceUuid },
+    } as unknown as Envelope<OrderSubmitted>);
+    const answer = await waitForAnswer(nats, order.orderUuid);
+    expect(answer).toMatchObject({
+      type: 'OrderErred',
+      data: { orderUuid: order.orderUuid, marketplaceResourceUuid },
+    });
+    expect(answer.data).not.toHaveProperty('resourceUuid');
   });
 
   it('refuses to resize or delete a running VM at validation, with 409 and the reason', async () => {
