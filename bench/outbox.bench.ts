@@ -11,8 +11,9 @@ import { OrderErredEvent } from '@app/contracts';
 import { createLogger } from '@app/platform';
 import { createServiceDataSource } from '@app/platform/persistence/data-source';
 import { ensureDurableConsumer, ensureStream } from '@app/messaging/jetstream/ensure-topology';
-import { OutboxRepository } from '@app/messaging/repositories/outbox.repository';
+import { OutboxRepository } from '@app/messaging/outbox/repositories/outbox.repository';
 import { OutboxRelay } from '@app/messaging/outbox/outbox-relay';
+import { UnitOfWork } from '@app/messaging/repositories/unit-of-work';
 import { createTestDatabase } from '../test/support/test-database';
 import { createTestNats } from '../test/support/test-nats';
 import { ascending, percentile } from './support/stats';
@@ -55,9 +56,9 @@ async function main(): Promise<void> {
     concurrency: 256,
     handlerTimeoutMs: 60_000,
   });
-  const outbox = new OutboxRepository('vsphere');
+  const outbox = new OutboxRepository(dataSource, 'vsphere');
   const relay = new OutboxRelay({
-    dataSource,
+    unitOfWork: new UnitOfWork(dataSource),
     outbox,
     js,
     logger: createLogger('bench', 'warn'),
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
   const subject = nats.topology.subjects.orderErred;
   const data = {
     orderUuid: '0b6f4c0e-3c8e-4f55-b7f4-1f7a0f9a4b21',
-    resourceUuid: '7d8f2a51-6a3e-4d1c-9e0b-2c5d4e6f7a89',
+    marketplaceResourceUuid: '7d8f2a51-6a3e-4d1c-9e0b-2c5d4e6f7a89',
     errorMessage: 'x'.repeat(200),
   };
   const commit: number[] = [];

@@ -293,7 +293,7 @@ describe('NATS with the project’s authorization: each app may use only its own
           offeringUuid: market.offering.uuid,
           offeringType: VMWARE_VM_TYPE,
           projectUuid: market.project.uuid,
-          resourceUuid: '5f1d3c2b-7a8e-4c6d-9b0a-1e2f3a4b5c6d',
+          marketplaceResourceUuid: '5f1d3c2b-7a8e-4c6d-9b0a-1e2f3a4b5c6d',
           attributes: {},
           limits: {},
         },
@@ -383,7 +383,7 @@ describe('NATS with the project’s authorization: each app may use only its own
         OrderDoneEvent,
         {
           orderUuid: forged.uuid,
-          resourceUuid: forged.marketplace_resource_uuid,
+          marketplaceResourceUuid: forged.marketplace_resource_uuid,
           backendId: '421e4b8a-0c0f-4e39-9f1d-1d3b2c4a5f60',
         },
         forged.uuid,
@@ -396,7 +396,11 @@ describe('NATS with the project’s authorization: each app may use only its own
       await nc.flush();
       const answer = buildEnvelope(
         OrderErredEvent,
-        { orderUuid: marker.uuid, resourceUuid: marker.marketplace_resource_uuid, errorMessage: 'marker' },
+        {
+          orderUuid: marker.uuid,
+          marketplaceResourceUuid: marker.marketplace_resource_uuid,
+          errorMessage: 'marker',
+        },
         marker.uuid,
       );
       await publishEvent(jetstream(await connectAs('vsphere-adapter')), names.subjects.orderErred, answer);

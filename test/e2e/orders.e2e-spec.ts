@@ -445,7 +445,7 @@ describe('marketplace orders and resources through the gateway', () => {
         OrderDoneEvent,
         {
           orderUuid: order.uuid,
-          resourceUuid: order.marketplace_resource_uuid,
+          marketplaceResourceUuid: order.marketplace_resource_uuid,
           backendId: '42104b5c-6ba8-4d30-9ec2-0d4e3f1a7c88',
           backendRef: 'vm-42',
           limits: { days: 3 },
@@ -465,6 +465,31 @@ describe('marketplace orders and resources through the gateway', () => {
       });
     });
 
+    it('takes an OrderErred as the version before the rename published it (resourceUuid): an upgrade consumes what waits in the stream', async () => {
+      const order = await executing();
+      const current = buildEnvelope(
+        OrderErredEvent,
+        {
+          orderUuid: order.uuid,
+          marketplaceResourceUuid: order.marketplace_resource_uuid,
+          errorMessage: 'old adapter',
+        },
+        order.uuid,
+      );
+      // Written by hand: buildEnvelope knows only the new name.
+      const legacy: Envelope = {
+        ...current,
+        data: {
+          orderUuid: order.uuid,
+          resourceUuid: order.marketplace_resource_uuid,
+          errorMessage: 'old adapter',
+        },
+      };
+      await publishEvent(jetstream(nats.nc), nats.topology.subjects.orderErred, legacy);
+      expect(await settled(order.uuid)).toMatchObject({ state: 'erred', error_message: 'old adapter' });
+      expect(await resourceOf(order)).toMatchObject({ state: 'Erred', error_message: 'old adapter' });
+    });
+
     it('ignores a second answer for a done order (a new event id, as a late adapter sends it): the order stays done', async () => {
       const order = await executing();
       const answer = (type: typeof OrderDoneEvent | typeof OrderErredEvent) =>
@@ -473,14 +498,18 @@ describe('marketplace orders and resources through the gateway', () => {
               OrderDoneEvent,
               {
                 orderUuid: order.uuid,
-                resourceUuid: order.marketplace_resource_uuid,
+                marketplaceResourceUuid: order.marketplace_resource_uuid,
                 backendId: randomUUID(),
               },
               order.uuid,
             )
           : buildEnvelope(
               OrderErredEvent,
-              { orderUuid: order.uuid, resourceUuid: order.marketplace_resource_uuid, errorMessage: 'late' },
+              {
+                orderUuid: order.uuid,
+                marketplaceResourceUuid: order.marketplace_resource_uuid,
+                errorMessage: 'late',
+              },
               order.uuid,
             );
       const js = jetstream(nats.nc);
@@ -516,7 +545,11 @@ describe('marketplace orders and resources through the gateway', () => {
       const message = 'The attempted operation cannot be performed in the current state (Powered on).';
       const erred = buildEnvelope(
         OrderErredEvent,
-        { orderUuid: order_uuid, resourceUuid: created.marketplace_resource_uuid, errorMessage: message },
+        {
+          orderUuid: order_uuid,
+          marketplaceResourceUuid: created.marketplace_resource_uuid,
+          errorMessage: message,
+        },
         order_uuid,
       );
       await publishEvent(jetstream(nats.nc), nats.topology.subjects.orderErred, erred);

@@ -216,7 +216,7 @@ describe('fault injection: VM orders flow on while processes are killed and NATS
 
   it('the audit itself can fail: it counts an answer stored twice under a new event id, and an order that never was', async () => {
     const [answered] = load.accepted();
-    const resourceUuid = (
+    const marketplaceResourceUuid = (
       await system.postgres.query<{ resource_uuid: string }>(
         'SELECT resource_uuid::text FROM marketplace.orders WHERE uuid = $1',
         [answered],
@@ -226,7 +226,7 @@ describe('fault injection: VM orders flow on while processes are killed and NATS
     // A second answer as a buggy adapter would send it: same order, a new event id (the duplicate window lets it in).
     const second = buildEnvelope(
       OrderErredEvent,
-      { orderUuid: answered, resourceUuid, errorMessage: 'answered twice' },
+      { orderUuid: answered, marketplaceResourceUuid, errorMessage: 'answered twice' },
       answered,
     );
     await publishEvent(jetstream(system.observer!), system.topology.subjects.orderErred, second);

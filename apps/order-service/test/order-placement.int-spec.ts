@@ -176,10 +176,12 @@ describe('order placement on Postgres', () => {
     expect(events[2].envelope.data).toMatchObject({
       orderUuid: input.orderUuid,
       orderType: 'Create',
-      resourceUuid: input.marketplaceResourceUuid,
+      marketplaceResourceUuid: input.marketplaceResourceUuid,
       customerUuid: ids.customer,
       backendId: null,
     });
+    // Only the new name goes out: the legacy one is for reading events published before it.
+    expect(events[2].envelope.data).not.toHaveProperty('resourceUuid');
   });
 
   it('writes nothing when the deadline passes before the commit', async () => {

@@ -6,6 +6,7 @@ import { EndDatesSweepClient } from './adapters/end-dates-sweep.client';
 import { SyncTargetsClient } from './adapters/sync-targets.client';
 import { CONFIG, type SyncSchedulerConfig } from './config/sync-scheduler.config';
 import { HealthController } from './controllers/health.controller';
+import { LeaderLeaseRepository } from './repositories/leader-lease.repository';
 import { SyncScheduleRepository } from './repositories/sync-schedule.repository';
 import { EndDateSweepService } from './services/end-date-sweep.service';
 import { SyncScheduleService } from './services/sync-schedule.service';
@@ -42,6 +43,7 @@ export class AppModule {
             return new EndDatesSweepClient(client);
           },
         },
+        LeaderLeaseRepository,
         SyncScheduleRepository,
         SyncScheduleService,
         EndDateSweepService,

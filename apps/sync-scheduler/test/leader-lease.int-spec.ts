@@ -2,7 +2,15 @@ import { createServiceDataSource } from '@app/platform/persistence/data-source';
 import type { DataSource } from 'typeorm';
 import { captureLogger } from '../../../test/support/capture-logger';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { LeaderLease } from '../src/services/leader-lease';
+import { LeaderLeaseRepository } from '../src/repositories/leader-lease.repository';
+
+const KEY = 'sync-scheduler:lease-test';
+
+/** One scheduler instance's lease of the test key, on a DataSource of its own. */
+interface Instance {
+  refresh(): Promise<boolean>;
+  release(): Promise<void>;
+}
 
 describe('leader lease (Postgres advisory lock) among scheduler instances', () => {
   let db: TestDatabase;
@@ -16,7 +24,7 @@ describe('leader lease (Postgres advisory lock) among scheduler instances', () =
     await db?.drop();
   });
 
-  async function instance(): Promise<LeaderLease> {
+  async function instance(): Promise<Instance> {
     const source = createServiceDataSource({
       url: db.url,
       schema: 'scheduler',
@@ -26,7 +34,8 @@ describe('leader lease (Postgres advisory lock) among scheduler instances', () =
     });
     await source.initialize();
     sources.push(source);
-    return new LeaderLease(source, 'sync-scheduler:lease-test', captureLogger('lease').logger);
+    const leases = new LeaderLeaseRepository(source, captureLogger('lease').logger);
+    return { refresh: () => leases.refresh(KEY), release: () => leases.release(KEY) };
   }
 
   it('lets exactly one of three instances lead, and hands over on release', async () => {

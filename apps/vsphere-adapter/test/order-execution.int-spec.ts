@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { destroyVm, powerOffVm, readVirtualMachine, readVmFolders } from '@app/vim25';
-import type { ChangeOrderType, OrderSubmitted } from '@app/contracts';
+import type { ChangeOrderType, Envelope, OrderSubmitted } from '@app/contracts';
 import type { TestDatabase } from '../../../test/support/test-database';
 import type { TestNats } from '../../../test/support/test-nats';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
@@ -69,7 +69,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       offeringUuid: offering,
       customerUuid: customer,
       orderType: type,
-      resourceUuid: created.resourceUuid,
+      marketplaceResourceUuid: created.marketplaceResourceUuid,
       backendId,
       limits,
     });
@@ -126,7 +126,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     );
     expect(answer.data).toEqual({
       orderUuid: created.orderUuid,
-      resourceUuid: created.resourceUuid,
+      marketplaceResourceUuid: created.marketplaceResourceUuid,
       backendId: vm.instanceUuid,
       backendRef: vm.ref.value,
       limits: { cpu: 2, ram: 2048, disk },
@@ -160,6 +160,23 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     expect(answers.erred).toHaveLength(0);
   });
 
+  it('takes an OrderSubmitted as the version before the rename published it (resourceUuid), and answers with marketplaceResourceUuid', async () => {
+    // An offering without an integration: the adapter answers at once, without vCenter.
+    const { marketplaceResourceUuid, ...order } = orderSubmitted({ offeringUuid: randomUUID() });
+    const current = envelopeOf({ ...order, marketplaceResourceUuid });
+    // Written by hand: buildEnvelope knows only the new name.
+    await publishOrder(nats, {
+      ...current,
+      data: { ...order, resourceUuid: marketplaceResourceUuid },
+    } as unknown as Envelope<OrderSubmitted>);
+    const answer = await waitForAnswer(nats, order.orderUuid);
+    expect(answer).toMatchObject({
+      type: 'OrderErred',
+      data: { orderUuid: order.orderUuid, marketplaceResourceUuid },
+    });
+    expect(answer.data).not.toHaveProperty('resourceUuid');
+  });
+
   it('refuses to resize or delete a running VM at validation, with 409 and the reason', async () => {
     for (const type of ['Update', 'Terminate'] as const) {
       expect(
@@ -185,7 +202,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       type: 'OrderErred',
       data: {
         orderUuid: terminate.orderUuid,
-        resourceUuid: created.resourceUuid,
+        marketplaceResourceUuid: created.marketplaceResourceUuid,
         errorMessage: 'The virtual machine must be POWERED_OFF to be deleted; it is POWERED_ON.',
       },
     });
@@ -252,7 +269,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       type: 'OrderErred',
       data: {
         orderUuid: twin.orderUuid,
-        resourceUuid: twin.resourceUuid,
+        marketplaceResourceUuid: twin.marketplaceResourceUuid,
         errorMessage: "The name 'web-twin' already exists.",
         faultType: 'ALREADY_EXISTS',
       },
@@ -288,7 +305,7 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       type: 'OrderErred',
       data: {
         orderUuid: order.orderUuid,
-        resourceUuid: order.resourceUuid,
+        marketplaceResourceUuid: order.marketplaceResourceUuid,
         errorMessage: `Library item with identifier ${templateItem} does not exist.`,
         faultType: 'NOT_FOUND',
       },

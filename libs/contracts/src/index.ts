@@ -1,4 +1,5 @@
 export * from './envelope';
+export * from './renamed-field';
 export * from './topology';
 export * from './orders/order-submitted.event';
 export * from './orders/order-done.event';

@@ -5,7 +5,7 @@ import { ensureDurableConsumer } from '../src/jetstream/ensure-topology';
 import { buildEnvelope } from '../src/jetstream/build-envelope';
 import { publishEvent } from '../src/jetstream/publish-event';
 import { DONE, type HandlerOutcome } from '../src/jetstream/handler-outcome';
-import { InboxRepository } from '../src/repositories/inbox.repository';
+import { InboxRepository } from '../src/inbox/repositories/inbox.repository';
 import { PermanentFailure, type ConsumerPolicy } from '../src/jetstream/consumer-policy';
 import { captureLogger } from '../../../test/support/capture-logger';
 import { erred, openMessagingFixture, type MessagingFixture } from './messaging-fixture';

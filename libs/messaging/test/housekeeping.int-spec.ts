@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InboxRepository } from '../src/repositories/inbox.repository';
+import { InboxRepository } from '../src/inbox/repositories/inbox.repository';
 import { Housekeeping } from '../src/runtime/housekeeping';
 import { captureLogger } from '../../../test/support/capture-logger';
 import { openMessagingFixture, type MessagingFixture } from './messaging-fixture';
@@ -55,7 +55,6 @@ describe('housekeeping: inbox and outbox pruned past the redelivery horizon', ()
     const recentPublished = await insertOutbox(DAY_MS, true);
 
     const pruned = await new Housekeeping({
-      dataSource: fx.dataSource,
       outbox: fx.outbox,
       inbox: new InboxRepository(fx.dataSource, 'vsphere'),
       logger: captureLogger('test').logger,

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { OrderErredEvent, type OrderErred } from '@app/contracts';
 import { createServiceDataSource } from '@app/platform/persistence/data-source';
 import { ensureStream } from '../src/jetstream/ensure-topology';
-import { OutboxRepository } from '../src/repositories/outbox.repository';
+import { OutboxRepository } from '../src/outbox/repositories/outbox.repository';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
 import { createTestNats, type TestNats } from '../../../test/support/test-nats';
 
@@ -35,7 +35,7 @@ export async function openMessagingFixture(label: string): Promise<MessagingFixt
     dataSource,
     nats,
     js: jetstream(nats.nc),
-    outbox: new OutboxRepository('vsphere'),
+    outbox: new OutboxRepository(dataSource, 'vsphere'),
     close: async () => {
       await dataSource.destroy();
       await nats.close();
@@ -47,7 +47,7 @@ export async function openMessagingFixture(label: string): Promise<MessagingFixt
 export function erred(overrides: Partial<OrderErred> = {}): OrderErred {
   return {
     orderUuid: randomUUID(),
-    resourceUuid: randomUUID(),
+    marketplaceResourceUuid: randomUUID(),
     errorMessage: 'vCenter said no',
     ...overrides,
   };

@@ -1,6 +1,7 @@
 import { JetStreamApiError, type JetStreamClient, type PubAck } from '@nats-io/jetstream';
 import { TimeoutError } from '@nats-io/transport-node';
 import type { Envelope } from '@app/contracts';
+import { UnitOfWork } from '../src/repositories/unit-of-work';
 import { OutboxRelay, type Publish } from '../src/outbox/outbox-relay';
 import { publishEvent } from '../src/jetstream/publish-event';
 import { captureLogger } from '../../../test/support/capture-logger';
@@ -49,7 +50,7 @@ describe('outbox relay: per-aggregate order and parking', () => {
 
   function relay(log: PublishLog, maxAttempts = 10): OutboxRelay {
     const created = new OutboxRelay({
-      dataSource: fx.dataSource,
+      unitOfWork: new UnitOfWork(fx.dataSource),
       outbox: fx.outbox,
       js: fx.js,
       logger: captureLogger('test').logger,
@@ -92,7 +93,7 @@ describe('outbox relay: per-aggregate order and parking', () => {
   }
 
   async function pendingCount(): Promise<number> {
-    return (await fx.outbox.backlog(fx.dataSource)).count;
+    return (await fx.outbox.backlog()).count;
   }
 
   it('parks an unpublishable event in the same pass, and the next event of its order still goes out', async () => {
@@ -114,7 +115,7 @@ describe('outbox relay: per-aggregate order and parking', () => {
     );
     expect(row.parked_at).not.toBeNull();
     expect(row.last_error).toMatch(/max_payload/);
-    expect(await fx.outbox.backlog(fx.dataSource)).toMatchObject({ count: 0, parked: 1 });
+    expect(await fx.outbox.backlog()).toMatchObject({ count: 0, parked: 1 });
   });
 
   it('two relays with a publish failure between two events of one order keep the order on the stream', async () => {
@@ -161,7 +162,7 @@ describe('outbox relay: per-aggregate order and parking', () => {
 
     expect(log.attempts.filter((id) => id === rejected)).toHaveLength(3);
     expect((await stored()).slice(before).map((envelope) => envelope.id)).toEqual([ids[1]]);
-    expect(await fx.outbox.backlog(fx.dataSource)).toMatchObject({ count: 0, parked: 2 });
+    expect(await fx.outbox.backlog()).toMatchObject({ count: 0, parked: 2 });
   });
 
   it('never parks an event whose publishes go unanswered, however often; it goes out once JetStream answers', async () => {
@@ -171,7 +172,7 @@ describe('outbox relay: per-aggregate order and parking', () => {
     const log = new PublishLog((envelope, attempt) =>
       envelope.id === unanswered && attempt <= 5 ? new TimeoutError() : undefined,
     );
-    const { parked } = await fx.outbox.backlog(fx.dataSource);
+    const { parked } = await fx.outbox.backlog();
     const ids = await append(['order-unanswered', 'order-unanswered']);
     unanswered = ids[0];
     relay(log, 3).start();
@@ -179,7 +180,7 @@ describe('outbox relay: per-aggregate order and parking', () => {
 
     expect(log.attempts.filter((id) => id === unanswered)).toHaveLength(6);
     expect((await stored()).slice(before).map((envelope) => envelope.id)).toEqual(ids);
-    expect(await fx.outbox.backlog(fx.dataSource)).toMatchObject({ count: 0, parked });
+    expect(await fx.outbox.backlog()).toMatchObject({ count: 0, parked });
   });
 
   it("keeps every order's events in commit order under random failures with two relays, each published once", async () => {

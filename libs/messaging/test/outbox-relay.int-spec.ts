@@ -1,3 +1,4 @@
+import { UnitOfWork } from '../src/repositories/unit-of-work';
 import { OutboxRelay, type Publish } from '../src/outbox/outbox-relay';
 import { publishEvent } from '../src/jetstream/publish-event';
 import { captureLogger } from '../../../test/support/capture-logger';
@@ -27,7 +28,7 @@ describe('outbox relay (Postgres + JetStream)', () => {
 
   function relay(sweepMs = 60_000, publish?: Publish): OutboxRelay {
     const created = new OutboxRelay({
-      dataSource: fx.dataSource,
+      unitOfWork: new UnitOfWork(fx.dataSource),
       outbox: fx.outbox,
       js: fx.js,
       logger: captureLogger('test').logger,
@@ -57,7 +58,7 @@ describe('outbox relay (Postgres + JetStream)', () => {
 
     const started = relay();
     started.wake();
-    await waitFor(async () => (await fx.outbox.countPending(fx.dataSource)) === 0);
+    await waitFor(async () => (await fx.outbox.countPending()) === 0);
 
     expect(await streamMessages()).toBe(before + 1);
     const stored = await fx.nats.jsm.streams.getMessage(fx.nats.topology.streams.vsphere.name, {
@@ -107,7 +108,7 @@ describe('outbox relay (Postgres + JetStream)', () => {
       return ids;
     });
     relay(100).start();
-    await waitFor(async () => (await fx.outbox.countPending(fx.dataSource)) === 0);
+    await waitFor(async () => (await fx.outbox.countPending()) === 0);
     await publishes.stop();
     expect(Object.fromEntries(publishes.byId)).toEqual(Object.fromEntries(left.map((id) => [id, 1])));
   });
@@ -134,7 +135,7 @@ describe('outbox relay (Postgres + JetStream)', () => {
     const second = relay(60_000, publish);
     first.wake();
     second.wake();
-    await waitFor(async () => (await fx.outbox.countPending(fx.dataSource)) === 0, 30_000);
+    await waitFor(async () => (await fx.outbox.countPending()) === 0, 30_000);
     await Promise.all([first.stop(), second.stop()]);
     await publishes.stop();
 

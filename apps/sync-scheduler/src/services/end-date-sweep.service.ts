@@ -4,10 +4,11 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { SERVICE_RUNTIME, type ServiceRuntime, LOGGER } from '@app/messaging';
+import { LOGGER } from '@app/messaging';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { EndDatesSweepClient } from '../adapters/end-dates-sweep.client';
 import { CONFIG, type SyncSchedulerConfig } from '../config/sync-scheduler.config';
+import { LeaderLeaseRepository } from '../repositories/leader-lease.repository';
 import { LeaderTicker } from './leader-ticker';
 
 /**
@@ -22,14 +23,13 @@ export class EndDateSweepService implements OnApplicationBootstrap, BeforeApplic
   private readonly ticker: LeaderTicker<boolean>;
 
   constructor(
-    // Only the DataSource, for the leader lease's session lock (left in services/, see leader-lease.ts).
-    @Inject(SERVICE_RUNTIME) { dataSource }: Pick<ServiceRuntime, 'dataSource'>,
+    leases: LeaderLeaseRepository,
     @Inject(LOGGER) logger: Logger,
     @Inject(CONFIG) private readonly config: SyncSchedulerConfig,
     private readonly sweeps: EndDatesSweepClient,
   ) {
     this.ticker = new LeaderTicker(
-      dataSource,
+      leases,
       `end-dates:${config.NATS_NAMESPACE}`,
       logger,
       async () => {

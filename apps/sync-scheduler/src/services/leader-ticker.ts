@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/platform/logging/json-logger';
-import { LeaderLease } from './leader-lease';
+import type { LeaderLeaseRepository } from '../repositories/leader-lease.repository';
 
 /**
  * A piece of work done every so often by one scheduler instance for the whole system: the holder
@@ -9,20 +8,17 @@ import { LeaderLease } from './leader-lease';
  * logged and the next tick tries again; at shutdown the running one is awaited and the lease freed.
  */
 export class LeaderTicker<T> {
-  private readonly lease: LeaderLease;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
   constructor(
-    dataSource: DataSource,
-    key: string,
+    private readonly leases: LeaderLeaseRepository,
+    private readonly key: string,
     private readonly logger: Logger,
     private readonly work: () => Promise<T>,
     /** What the log names when a run fails. */
     private readonly what: string,
-  ) {
-    this.lease = new LeaderLease(dataSource, key, logger);
-  }
+  ) {}
 
   start(everyMs: number): void {
     this.timer = setInterval(() => this.tickInBackground(), everyMs);
@@ -31,14 +27,14 @@ export class LeaderTicker<T> {
 
   /** One tick: the work's result while this instance leads, undefined when another does. */
   async tick(): Promise<T | undefined> {
-    if (!(await this.lease.refresh())) return undefined;
+    if (!(await this.leases.refresh(this.key))) return undefined;
     return this.work();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
-    await this.lease.release();
+    await this.leases.release(this.key);
   }
 
   private tickInBackground(): void {

@@ -5,11 +5,12 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SyncRequestedEvent, VMWARE_VM_TYPE } from '@app/contracts';
-import { SERVICE_RUNTIME, type ServiceRuntime, LOGGER, OutboxWriter, UnitOfWork } from '@app/messaging';
+import { LOGGER, OutboxWriter, UnitOfWork } from '@app/messaging';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { SyncTargetsClient } from '../adapters/sync-targets.client';
 import { CONFIG, type SyncSchedulerConfig } from '../config/sync-scheduler.config';
 import { SyncScheduleRepository } from '../repositories/sync-schedule.repository';
+import { LeaderLeaseRepository } from '../repositories/leader-lease.repository';
 import { LeaderTicker } from './leader-ticker';
 
 /**
@@ -22,8 +23,7 @@ export class SyncScheduleService implements OnApplicationBootstrap, BeforeApplic
   private readonly ticker: LeaderTicker<number>;
 
   constructor(
-    // Only the DataSource, for the leader lease's session lock (left in services/, see leader-lease.ts).
-    @Inject(SERVICE_RUNTIME) { dataSource }: Pick<ServiceRuntime, 'dataSource'>,
+    leases: LeaderLeaseRepository,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly uow: UnitOfWork,
     private readonly writer: OutboxWriter,
@@ -32,7 +32,7 @@ export class SyncScheduleService implements OnApplicationBootstrap, BeforeApplic
     private readonly targets: SyncTargetsClient,
   ) {
     this.ticker = new LeaderTicker(
-      dataSource,
+      leases,
       `sync-scheduler:${config.NATS_NAMESPACE}`,
       logger,
       () => this.requestDue(),

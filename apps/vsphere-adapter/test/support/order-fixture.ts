@@ -90,7 +90,7 @@ export function orderSubmitted(
     offeringType: 'VMware.VirtualMachine',
     projectUuid: randomUUID(),
     customerUuid: randomUUID(),
-    resourceUuid: randomUUID(),
+    marketplaceResourceUuid: randomUUID(),
     backendId: null,
     attributes: {},
     limits: {},

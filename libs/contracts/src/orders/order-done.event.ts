@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EventContract } from '../envelope';
+import { withRenamedField } from '../renamed-field';
 
 /**
  * OrderDone: the provider carried out the order.
@@ -7,19 +8,25 @@ import type { EventContract } from '../envelope';
  * the order service, which moves the order to `done` and its resource to OK (or Terminated).
  * At least once; `correlationId` is the order uuid.
  */
-export const orderDoneSchema = z.object({
-  orderUuid: z.uuid(),
-  resourceUuid: z.uuid(),
-  /** The backend object's own id (the VM's uuid in vCenter), absent for a terminate order. */
-  backendId: z.string().min(1).optional(),
-  /** The backend's own reference of the object (the VM's managed object id, `vm-42`). */
-  backendRef: z.string().min(1).optional(),
-  /**
-   * What the backend object has now, as the resource's limits (`cpu`, `ram`, `disk` in MiB): vCenter
-   * may round or refuse part of a change, and the resource shows what is, not what was asked.
-   */
-  limits: z.record(z.string(), z.number().int().nonnegative()).optional(),
-});
+export const orderDoneSchema = withRenamedField(
+  z.object({
+    orderUuid: z.uuid(),
+    /** The marketplace resource the order is for (`resourceUuid` before the rename: still read). */
+    marketplaceResourceUuid: z.uuid(),
+    /** The backend object's own id (the VM's uuid in vCenter), absent for a terminate order. */
+    backendId: z.string().min(1).optional(),
+    /** The backend's own reference of the object (the VM's managed object id, `vm-42`). */
+    backendRef: z.string().min(1).optional(),
+    /**
+     * What the backend object has now, as the resource's limits (`cpu`, `ram`, `disk` in MiB): vCenter
+     * may round or refuse part of a change, and the resource shows what is, not what was asked.
+     */
+    limits: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  }),
+  // Events an older version published stay in the streams past an upgrade.
+  'resourceUuid',
+  'marketplaceResourceUuid',
+);
 
 export type OrderDone = z.infer<typeof orderDoneSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EventContract } from '../envelope';
+import { withRenamedField } from '../renamed-field';
 
 /**
  * OrderErred: the provider could not carry out the order.
@@ -7,14 +8,20 @@ import type { EventContract } from '../envelope';
  * the order service, which moves the order to `erred` with `errorMessage` and its resource to Erred.
  * At least once; `correlationId` is the order uuid.
  */
-export const orderErredSchema = z.object({
-  orderUuid: z.uuid(),
-  resourceUuid: z.uuid(),
-  /** Shown to the user as the order's `error_message`: vCenter's own words where vCenter refused. */
-  errorMessage: z.string().min(1),
-  /** vCenter's fault type (e.g. `InvalidPowerState`) when the error came from vCenter. */
-  faultType: z.string().min(1).optional(),
-});
+export const orderErredSchema = withRenamedField(
+  z.object({
+    orderUuid: z.uuid(),
+    /** The marketplace resource the order is for (`resourceUuid` before the rename: still read). */
+    marketplaceResourceUuid: z.uuid(),
+    /** Shown to the user as the order's `error_message`: vCenter's own words where vCenter refused. */
+    errorMessage: z.string().min(1),
+    /** vCenter's fault type (e.g. `InvalidPowerState`) when the error came from vCenter. */
+    faultType: z.string().min(1).optional(),
+  }),
+  // Events an older version published stay in the streams past an upgrade.
+  'resourceUuid',
+  'marketplaceResourceUuid',
+);
 
 export type OrderErred = z.infer<typeof orderErredSchema>;
 

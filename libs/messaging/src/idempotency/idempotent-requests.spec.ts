@@ -1,6 +1,6 @@
 import { ok, refuse, type RequestReply } from '@app/contracts';
 import type { EntityManager } from 'typeorm';
-import type { HeldKey, IdempotencyKeyRepository, KeyId } from '../repositories/idempotency-key.repository';
+import type { HeldKey, IdempotencyKeyRepository, KeyId } from './repositories/idempotency-key.repository';
 import { KEY_IN_FLIGHT, KEY_REUSED } from './idempotency';
 import { IdempotentRequests } from './idempotent-requests';
 

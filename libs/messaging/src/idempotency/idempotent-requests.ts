@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { refuse, type RequestMeta, type RequestReply } from '@app/contracts';
-import type { EntityManager } from 'typeorm';
-import type { IdempotencyKeyRepository } from '../repositories/idempotency-key.repository';
+import type { IdempotencyKeyRepository } from './repositories/idempotency-key.repository';
+import type { Transaction } from '../repositories/unit-of-work';
 import {
   IDEMPOTENCY_HOLD_MS,
   IDEMPOTENCY_KEY_KEPT_MS,
@@ -12,7 +12,7 @@ import {
 } from './idempotency';
 
 /** Stores a request's first answer in the transaction of what it made: the work calls it once, there. */
-export type StoreAnswer = (tx: EntityManager, reply: RequestReply<unknown>) => Promise<void>;
+export type StoreAnswer = (tx: Transaction, reply: RequestReply<unknown>) => Promise<void>;
 
 /** What `run` needs of a request: its parts (the fingerprint) and the gateway's meta (key, deadline). */
 export interface KeyedRequest {

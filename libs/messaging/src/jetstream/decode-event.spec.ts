@@ -4,7 +4,7 @@ import { decodeEvent } from './decode-event';
 
 const done = {
   orderUuid: '0b6f4c0e-3c8e-4f55-b7f4-1f7a0f9a4b21',
-  resourceUuid: '7d8f2a51-6a3e-4d1c-9e0b-2c5d4e6f7a89',
+  marketplaceResourceUuid: '7d8f2a51-6a3e-4d1c-9e0b-2c5d4e6f7a89',
 };
 
 describe('decodeEvent', () => {
@@ -12,6 +12,17 @@ describe('decodeEvent', () => {
     const envelope = buildEnvelope(OrderDoneEvent, done, done.orderUuid);
     const decoded = decodeEvent(JSON.stringify(envelope), [OrderErredEvent, OrderDoneEvent]);
     expect(decoded).toEqual({ ok: true, envelope, contract: OrderDoneEvent });
+  });
+
+  it('reads an OrderDone an older version published (`resourceUuid`) under the new name', () => {
+    const { marketplaceResourceUuid, ...rest } = done;
+    const legacy = {
+      ...buildEnvelope(OrderDoneEvent, done, done.orderUuid),
+      data: { ...rest, resourceUuid: marketplaceResourceUuid },
+    };
+    const decoded = decodeEvent(JSON.stringify(legacy), [OrderDoneEvent]);
+    expect(decoded).toMatchObject({ ok: true, envelope: { id: legacy.id, data: done } });
+    expect(decoded.ok && decoded.envelope.data).not.toHaveProperty('resourceUuid');
   });
 
   it.each([

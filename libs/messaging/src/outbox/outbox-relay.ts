@@ -1,16 +1,17 @@
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import type { Envelope } from '@app/contracts';
-import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { publishEvent } from '../jetstream/publish-event';
 import type { MessagingMetrics } from '../metrics/messaging-metrics';
-import type { OutboxRepository, PendingEvent } from '../repositories/outbox.repository';
+import type { OutboxRepository, PendingEvent } from './repositories/outbox.repository';
+import type { UnitOfWork } from '../repositories/unit-of-work';
 import { classifyPublishFailure, publishRetryDelay } from './publish-failure';
 
 export type Publish = (js: JetStreamClient, subject: string, envelope: Envelope) => Promise<PubAck>;
 
 export interface OutboxRelayOptions {
-  dataSource: DataSource;
+  /** Each pass is one transaction: the relay's turn (a transaction-scoped lock) lasts as long. */
+  unitOfWork: UnitOfWork;
   outbox: OutboxRepository;
   js: JetStreamClient;
   logger: Logger;
@@ -127,11 +128,11 @@ export class OutboxRelay {
   }
 
   private async pass(): Promise<PassResult | 'turn-taken'> {
-    const { dataSource, outbox } = this.options;
+    const { unitOfWork, outbox } = this.options;
     const batchSize = this.options.batchSize ?? 100;
-    return dataSource.transaction(async (manager) => {
-      if (!(await outbox.takeRelayTurn(manager))) return 'turn-taken' as const;
-      const pending = await outbox.pending(manager, batchSize);
+    return unitOfWork.run(async (tx) => {
+      if (!(await outbox.takeRelayTurn(tx))) return 'turn-taken' as const;
+      const pending = await outbox.pending(tx, batchSize);
       const sent: string[] = [];
       const setbacks: Setback[] = [];
       await Promise.all(
@@ -139,10 +140,10 @@ export class OutboxRelay {
       );
       // Written one after another: one connection carries the whole pass.
       for (const setback of setbacks) {
-        if (setback.park) await outbox.park(manager, setback.id, setback.reason);
-        else await outbox.markFailed(manager, setback.id, setback.reason, setback.retryInMs, setback.counted);
+        if (setback.park) await outbox.park(tx, setback.id, setback.reason);
+        else await outbox.markFailed(tx, setback.id, setback.reason, setback.retryInMs, setback.counted);
       }
-      await outbox.markPublished(manager, sent);
+      await outbox.markPublished(tx, sent);
       const retries = setbacks.filter((setback) => !setback.park).map((setback) => setback.retryInMs);
       this.options.metrics?.outboxPublished.inc(sent.length);
       return {

@@ -1,5 +1,5 @@
 import type { Envelope, EventContract, Topology } from '@app/contracts';
-import type { OutboxRepository } from '../repositories/outbox.repository';
+import type { OutboxRepository } from './repositories/outbox.repository';
 import type { Transaction } from '../repositories/unit-of-work';
 import type { OutboxRelay } from './outbox-relay';
 

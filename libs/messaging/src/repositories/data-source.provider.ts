@@ -2,7 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OutboxWriter } from '../outbox/outbox-writer';
 import { LOGGER, SERVICE_HEALTH, type ServiceHealth, type ServiceRuntime } from '../runtime/service-runtime';
-import { InboxRepository } from './inbox.repository';
+import { InboxRepository } from '../inbox/repositories/inbox.repository';
 import { UnitOfWork } from './unit-of-work';
 
 /** Lets repositories inject the service's one DataSource, opened and migrated at start by the runtime. */

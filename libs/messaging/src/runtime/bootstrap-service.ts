@@ -2,9 +2,8 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { Topology } from '@app/contracts';
-import type { DataSource } from 'typeorm';
 import type { MetricsConfig, ServiceBaseConfig } from '@app/platform/config/base-config';
-import { isDatabaseUnavailable } from '@app/platform/persistence/unavailable-database';
+import { initializeWhenReachable } from '@app/platform/persistence/initialize-when-reachable';
 import { readConfigOrExit } from '@app/platform/config/read-config-or-exit';
 import { createLogger, NestJsonLogger, type Logger } from '@app/platform/logging/json-logger';
 import {
@@ -126,24 +125,5 @@ export async function bootstrapService<C extends ServiceConfig>(
   } catch (error) {
     logger.fatal({ err: error }, `${definition.app} failed to start`);
     process.exit(1);
-  }
-}
-
-// A service started while its Postgres is away waits for it rather than exiting: start order and
-// outages must not matter.
-async function initializeWhenReachable(dataSource: DataSource, logger: Logger): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await dataSource.initialize();
-      return;
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      const delayMs = Math.min(500 * attempt, 5_000);
-      logger.warn(
-        { reason: error instanceof Error ? error.message : String(error), delayMs },
-        'waiting for PostgreSQL',
-      );
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-    }
   }
 }

@@ -1,10 +1,8 @@
-import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/platform/logging/json-logger';
-import type { InboxRepository } from '../repositories/inbox.repository';
-import type { OutboxRepository } from '../repositories/outbox.repository';
+import type { InboxRepository } from '../inbox/repositories/inbox.repository';
+import type { OutboxRepository } from '../outbox/repositories/outbox.repository';
 
 export interface HousekeepingOptions {
-  dataSource: DataSource;
   outbox: OutboxRepository;
   inbox: InboxRepository;
   logger: Logger;
@@ -32,11 +30,11 @@ export class Housekeeping {
   }
 
   async runOnce(): Promise<{ inbox: number; outbox: number }> {
-    const { dataSource, outbox, inbox, logger, horizonMs } = this.options;
+    const { outbox, inbox, logger, horizonMs } = this.options;
     try {
       const pruned = {
         inbox: await inbox.prune(horizonMs + MARGIN_MS),
-        outbox: await outbox.prunePublished(dataSource, horizonMs + MARGIN_MS),
+        outbox: await outbox.prunePublished(horizonMs + MARGIN_MS),
       };
       if (pruned.inbox + pruned.outbox > 0) logger.info(pruned, 'inbox and outbox pruned');
       return pruned;

@@ -10,8 +10,9 @@ import { connectNats, isNatsUp } from '../nats/nats-connection';
 import { ensureStream, type StreamSpec } from '../jetstream/ensure-topology';
 import { untilJetStreamAnswers } from '../jetstream/until-jetstream-answers';
 import { MessagingMetrics } from '../metrics/messaging-metrics';
-import { OutboxRepository } from '../repositories/outbox.repository';
-import { InboxRepository } from '../repositories/inbox.repository';
+import { OutboxRepository } from '../outbox/repositories/outbox.repository';
+import { InboxRepository } from '../inbox/repositories/inbox.repository';
+import { UnitOfWork } from '../repositories/unit-of-work';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { Housekeeping } from './housekeeping';
 
@@ -72,15 +73,15 @@ export class ServiceRuntime {
       (reason, delayMs) =>
         options.logger.warn({ reason, delayMs }, 'waiting for JetStream to set up the streams'),
     );
-    const outbox = new OutboxRepository(options.schema);
+    const outbox = new OutboxRepository(options.dataSource, options.schema);
     const inbox = new InboxRepository(options.dataSource, options.schema);
     const metrics = new MessagingMetrics(options.registry, {
-      outboxBacklog: () => outbox.backlog(options.dataSource),
+      outboxBacklog: () => outbox.backlog(),
       natsUp: () => isNatsUp(nats),
       postgresUp: () => isPostgresUp(options.dataSource),
     });
     const relay = new OutboxRelay({
-      dataSource: options.dataSource,
+      unitOfWork: new UnitOfWork(options.dataSource),
       outbox,
       js,
       logger: options.logger,
@@ -90,7 +91,6 @@ export class ServiceRuntime {
       metrics,
     });
     const housekeeping = new Housekeeping({
-      dataSource: options.dataSource,
       outbox,
       inbox,
       logger: options.logger,

@@ -39,6 +39,15 @@ export class OfferingRepository {
     return manager.getRepository(OfferingEntity).findOneBy({ uuid });
   }
 
+  /** The offering's type alone (read in `tx`): what an OrderSubmitted of an order without a view names. */
+  async getTypeById(tx: EntityManager, uuid: string): Promise<string> {
+    const rows: { type: string }[] = await tx.query(
+      `SELECT "type" FROM "marketplace"."offerings" WHERE "uuid" = $1`,
+      [uuid],
+    );
+    return rows[0].type;
+  }
+
   /** Locks the offering's row until the transaction ends: state changes of one offering queue up. */
   async getForUpdate(manager: EntityManager, uuid: string): Promise<OfferingEntity | null> {
     return manager

@@ -228,7 +228,7 @@ export class OrderPlacementRepository {
         offeringType: offering.type,
         projectUuid: project.uuid,
         customerUuid: project.customerUuid,
-        resourceUuid: resource.uuid,
+        marketplaceResourceUuid: resource.uuid,
         backendId: null,
         attributes: order.attributes,
         limits: order.limits,

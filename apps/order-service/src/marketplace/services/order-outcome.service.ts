@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Envelope, OrderDone, OrderErred } from '@app/contracts';
-import { DONE, InboxRepository, LOGGER, type HandlerOutcome } from '@app/messaging';
+import { DONE, InboxRepository, LOGGER, type HandlerOutcome, type Transaction } from '@app/messaging';
 import type { Logger } from '@app/platform/logging/json-logger';
-import type { EntityManager } from 'typeorm';
 import type { OrderEntity } from '../entities/order.entity';
 import { OrderTransitions } from './order-transitions.service';
 import { EventOutbox } from '../repositories/event-outbox.repository';
@@ -25,10 +24,10 @@ export class OrderOutcomeService {
 
   async onOrderDone(envelope: Envelope<OrderDone>): Promise<HandlerOutcome> {
     const { orderUuid, backendId, backendRef, limits } = envelope.data;
-    const applied = await this.inbox.runOnce(envelope, async (manager) => {
-      const order = await this.lockExecuting(manager, orderUuid, 'done');
+    const applied = await this.inbox.runOnce(envelope, async (tx) => {
+      const order = await this.lockExecuting(tx, orderUuid, 'done');
       if (!order) return false;
-      await this.transitions.apply(manager, {
+      await this.transitions.apply(tx, {
         order,
         to: 'done',
         backend: { backendId, backendRef, limits },
@@ -41,10 +40,10 @@ export class OrderOutcomeService {
 
   async onOrderErred(envelope: Envelope<OrderErred>): Promise<HandlerOutcome> {
     const { orderUuid, errorMessage } = envelope.data;
-    const applied = await this.inbox.runOnce(envelope, async (manager) => {
-      const order = await this.lockExecuting(manager, orderUuid, 'erred');
+    const applied = await this.inbox.runOnce(envelope, async (tx) => {
+      const order = await this.lockExecuting(tx, orderUuid, 'erred');
       if (!order) return false;
-      await this.transitions.apply(manager, { order, to: 'erred', errorMessage });
+      await this.transitions.apply(tx, { order, to: 'erred', errorMessage });
       return true;
     });
     if (!applied.duplicate && applied.result) this.events.wake();
@@ -53,11 +52,11 @@ export class OrderOutcomeService {
 
   /** An answer for an unknown order, or one that already ended, is recorded in the inbox and otherwise ignored. */
   private async lockExecuting(
-    manager: EntityManager,
+    tx: Transaction,
     orderUuid: string,
     target: 'done' | 'erred',
   ): Promise<OrderEntity | null> {
-    const order = await this.orders.getForUpdate(manager, orderUuid);
+    const order = await this.orders.getForUpdate(tx, orderUuid);
     if (!order) {
       this.logger.warn({ orderUuid }, `answer "${target}" for an unknown order ignored`);
       return null;

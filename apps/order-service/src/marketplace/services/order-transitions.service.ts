@@ -3,6 +3,7 @@ import { TERMINAL_ORDER_STATES, type OrderState, type OrderView, type ResourceSt
 import type { OrderEntity } from '../entities/order.entity';
 import type { ResourceEntity } from '../entities/resource.entity';
 import { EventOutbox } from '../repositories/event-outbox.repository';
+import { OfferingRepository } from '../repositories/offering.repository';
 import { OrderRepository, type OrderChanges } from '../repositories/order.repository';
 import type { Transaction } from '../../identity';
 import { resourceStateAfter, resourceStateWhilePending } from '../domain/order-review';
@@ -37,6 +38,7 @@ export class OrderTransitions {
     private readonly resources: ResourceRepository,
     private readonly views: OrderViewRepository,
     private readonly events: EventOutbox,
+    private readonly offerings: OfferingRepository,
   ) {}
 
   async apply(tx: Transaction, input: TransitionInput): Promise<void> {
@@ -113,22 +115,14 @@ export class OrderTransitions {
       orderUuid: order.uuid,
       orderType: order.type,
       offeringUuid: order.offeringUuid,
-      offeringType: view?.offering_type ?? (await this.offeringTypeOf(tx, order)),
+      offeringType: view?.offering_type ?? (await this.offerings.getTypeById(tx, order.offeringUuid)),
       projectUuid: order.projectUuid,
       ...(view && { customerUuid: view.customer_uuid }),
-      resourceUuid: order.marketplaceResourceUuid,
+      marketplaceResourceUuid: order.marketplaceResourceUuid,
       backendId,
       attributes: order.attributes,
       limits: order.limits,
     });
-  }
-
-  private async offeringTypeOf(tx: Transaction, order: OrderEntity): Promise<string> {
-    const rows: { type: string }[] = await tx.query(
-      `SELECT "type" FROM "marketplace"."offerings" WHERE "uuid" = $1`,
-      [order.offeringUuid],
-    );
-    return rows[0].type;
   }
 
   private resourceChanges(

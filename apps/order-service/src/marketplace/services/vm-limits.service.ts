@@ -63,12 +63,12 @@ export class VmLimitsService {
    */
   async observe(
     tx: Transaction,
-    resourceUuid: string,
+    marketplaceResourceUuid: string,
     vm: ObservedVm,
     observedAt: Date,
     { latest }: { latest: boolean },
   ): Promise<ObservedChange | null> {
-    const resource = await this.resources.getForUpdate(tx, resourceUuid);
+    const resource = await this.resources.getForUpdate(tx, marketplaceResourceUuid);
     if (!resource) return null;
     const limits = limitsAfterObservation(resource, vm, observedAt);
     if (!latest && limits === null) return null;

@@ -36,7 +36,7 @@ export function erredOf(order: OrderSubmitted, error: unknown): OrderOutcome {
     kind: 'erred',
     answer: {
       orderUuid: order.orderUuid,
-      resourceUuid: order.resourceUuid,
+      marketplaceResourceUuid: order.marketplaceResourceUuid,
       // vCenter's own words (its error type goes in faultType); other failures described as for a sync.
       errorMessage:
         (error instanceof VapiError ? error.message : describeVcenterError(error)) || 'The order failed.',
@@ -98,7 +98,11 @@ export class OrderExecutionService {
       const errorMessage = `Offering ${order.offeringUuid} is not connected to a vCenter: the vSphere adapter has no credentials for it.`;
       return {
         kind: 'erred',
-        answer: { orderUuid: order.orderUuid, resourceUuid: order.resourceUuid, errorMessage },
+        answer: {
+          orderUuid: order.orderUuid,
+          marketplaceResourceUuid: order.marketplaceResourceUuid,
+          errorMessage,
+        },
       };
     }
     // One budget for the whole order (deploy, power-on, read back); the handler deadline is longer.

@@ -25,7 +25,7 @@ export class VmChangeService {
     const { order, connection } = work;
     const short = callOptions(work, this.config.VSPHERE_CALL_TIMEOUT_MS);
     const long = callOptions(work, this.config.VSPHERE_DEPLOY_TIMEOUT_MS);
-    const base = { orderUuid: order.orderUuid, resourceUuid: order.resourceUuid };
+    const base = { orderUuid: order.orderUuid, marketplaceResourceUuid: order.marketplaceResourceUuid };
     const row = order.backendId ? await this.vms.getByBackendUuid(order.offeringUuid, order.backendId) : null;
     if (row === null) {
       if (order.orderType === 'Terminate') return { kind: 'done', answer: base };

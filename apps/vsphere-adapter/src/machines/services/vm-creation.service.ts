@@ -73,7 +73,7 @@ export class VmCreationService {
       kind: 'done',
       answer: {
         orderUuid: order.orderUuid,
-        resourceUuid: order.resourceUuid,
+        marketplaceResourceUuid: order.marketplaceResourceUuid,
         backendId: final.uuid,
         backendRef: final.moref,
         limits: limitsOf(final),
@@ -85,7 +85,7 @@ export class VmCreationService {
           {
             offeringUuid: order.offeringUuid,
             orderUuid: order.orderUuid,
-            marketplaceResourceUuid: order.resourceUuid,
+            marketplaceResourceUuid: order.marketplaceResourceUuid,
             customerUuid: order.customerUuid,
             projectUuid: order.projectUuid,
             templateUuid: template.uuid,

@@ -58,7 +58,7 @@ export class VmStatsService {
           signal: AbortSignal.timeout(this.config.VSPHERE_CALL_TIMEOUT_MS),
           timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS,
         };
-        return this.source.query(
+        return this.source.queryPerf(
           await access.connection(),
           vm.moref,
           {

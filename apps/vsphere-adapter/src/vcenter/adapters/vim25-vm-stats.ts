@@ -15,7 +15,7 @@ export class Vim25VmStats implements VmStatsSource {
 
   constructor(private readonly sessions: Vim25VmProvisioner) {}
 
-  async query(
+  async queryPerf(
     connection: VcenterConnection,
     moref: string,
     query: StatsQuery,

@@ -20,7 +20,7 @@ export interface StatsAnswer {
 /** A VM's statistics from vCenter's PerformanceManager. */
 export interface VmStatsSource {
   /** One QueryPerf (the counter catalogue is read once per vCenter and kept). */
-  query(
+  queryPerf(
     connection: VcenterConnection,
     moref: string,
     query: StatsQuery,

@@ -1,5 +1,6 @@
 import type { RequestReply } from '@app/contracts';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Transaction } from '../../repositories/unit-of-work';
 
 /** Whose key: the IETF httpapi draft's keys are the client's, so they are kept per user. */
 export interface KeyId {
@@ -65,7 +66,7 @@ export class IdempotencyKeyRepository {
    * the key: a holder whose hold lapsed and was taken over stores nothing (and its work is rolled
    * back with it), so one key never makes two things.
    */
-  async answer(tx: EntityManager, id: KeyId, claim: string, reply: RequestReply<unknown>): Promise<boolean> {
+  async answer(tx: Transaction, id: KeyId, claim: string, reply: RequestReply<unknown>): Promise<boolean> {
     // Counted in a SELECT: TypeORM answers a bare UPDATE with a driver-shaped pair.
     const rows: { n: number }[] = await tx.query(
       `WITH stored AS (

@@ -1,5 +1,6 @@
 import type { Envelope } from '@app/contracts';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Transaction } from '../../repositories/unit-of-work';
 
 export type InboxResult<R> = { duplicate: true } | { duplicate: false; result: R };
 
@@ -13,18 +14,15 @@ export class InboxRepository {
     private readonly schema: string,
   ) {}
 
-  async runOnce<R>(
-    envelope: Envelope,
-    effect: (manager: EntityManager) => Promise<R>,
-  ): Promise<InboxResult<R>> {
-    return this.dataSource.transaction(async (manager) => {
-      const inserted: unknown[] = await manager.query(
+  async runOnce<R>(envelope: Envelope, effect: (tx: Transaction) => Promise<R>): Promise<InboxResult<R>> {
+    return this.dataSource.transaction(async (tx) => {
+      const inserted: unknown[] = await tx.query(
         `INSERT INTO "${this.schema}"."inbox" ("event_id", "type") VALUES ($1, $2)
          ON CONFLICT ("event_id") DO NOTHING RETURNING "event_id"`,
         [envelope.id, envelope.type],
       );
       if (inserted.length === 0) return { duplicate: true } as const;
-      return { duplicate: false, result: await effect(manager) } as const;
+      return { duplicate: false, result: await effect(tx) } as const;
     });
   }
 

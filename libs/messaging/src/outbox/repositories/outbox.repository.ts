@@ -1,6 +1,7 @@
 import type { Envelope, EventContract } from '@app/contracts';
-import type { DataSource, EntityManager } from 'typeorm';
-import { buildEnvelope } from '../jetstream/build-envelope';
+import type { DataSource } from 'typeorm';
+import { buildEnvelope } from '../../jetstream/build-envelope';
+import type { Transaction } from '../../repositories/unit-of-work';
 
 export interface PendingEvent {
   id: string;
@@ -17,9 +18,15 @@ export interface OutboxBacklog {
   parked: number;
 }
 
-/** The transactional outbox of one service's schema. */
+/**
+ * The transactional outbox of one service's schema. Writes and the relay's reads run in the
+ * caller's transaction; the backlog and pruning, on their own, on `dataSource`.
+ */
 export class OutboxRepository {
-  constructor(private readonly schema: string) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schema: string,
+  ) {}
 
   /**
    * Stores an event inside the caller's transaction: it exists exactly when the state change does.
@@ -27,7 +34,7 @@ export class OutboxRepository {
    * aggregate's row lock, so its events' `seq` follow their commit order.
    */
   async append<T>(
-    manager: EntityManager,
+    tx: Transaction,
     subject: string,
     contract: EventContract<T>,
     data: T,
@@ -35,7 +42,7 @@ export class OutboxRepository {
     aggregate: string = correlationId,
   ): Promise<Envelope<T>> {
     const envelope = buildEnvelope(contract, data, correlationId);
-    await manager.query(
+    await tx.query(
       `INSERT INTO "${this.schema}"."outbox" ("id", "subject", "type", "correlation_id", "aggregate", "envelope")
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [envelope.id, subject, envelope.type, correlationId, aggregate, JSON.stringify(envelope)],
@@ -48,8 +55,8 @@ export class OutboxRepository {
    * time, whatever the number of instances, so no instance can overtake another's earlier events;
    * a pass that finds the turn taken comes back a moment later.
    */
-  async takeRelayTurn(manager: EntityManager): Promise<boolean> {
-    const [row]: { locked: boolean }[] = await manager.query(
+  async takeRelayTurn(tx: Transaction): Promise<boolean> {
+    const [row]: { locked: boolean }[] = await tx.query(
       `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS "locked"`,
       [`outbox-relay:${this.schema}`],
     );
@@ -61,8 +68,8 @@ export class OutboxRepository {
    * earliest waiting event is still in its backoff: a blocked aggregate neither overtakes itself nor
    * fills the batch while the others wait.
    */
-  async pending(manager: EntityManager, limit: number): Promise<PendingEvent[]> {
-    return manager.query(
+  async pending(tx: Transaction, limit: number): Promise<PendingEvent[]> {
+    return tx.query(
       `SELECT o."id", o."subject", o."envelope", o."aggregate", o."attempts"
        FROM "${this.schema}"."outbox" o
        WHERE o."published_at" IS NULL AND o."parked_at" IS NULL
@@ -75,9 +82,9 @@ export class OutboxRepository {
     );
   }
 
-  async markPublished(manager: EntityManager, ids: string[]): Promise<void> {
+  async markPublished(tx: Transaction, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await manager.query(
+    await tx.query(
       `UPDATE "${this.schema}"."outbox" SET "published_at" = now(), "next_attempt_at" = NULL
        WHERE "id" = ANY($1::uuid[])`,
       [ids],
@@ -86,13 +93,13 @@ export class OutboxRepository {
 
   /** Records a failed publish; `counted` is false for failures while NATS was away (not the event's fault). */
   async markFailed(
-    manager: EntityManager,
+    tx: Transaction,
     id: string,
     error: string,
     retryInMs: number,
     counted: boolean,
   ): Promise<void> {
-    await manager.query(
+    await tx.query(
       `UPDATE "${this.schema}"."outbox"
        SET "attempts" = "attempts" + $4, "last_error" = $2,
            "next_attempt_at" = now() + make_interval(secs => $3::double precision / 1000)
@@ -102,20 +109,20 @@ export class OutboxRepository {
   }
 
   /** Sets an event aside for good: it stays in the table, with its reason, for an operator. */
-  async park(manager: EntityManager, id: string, reason: string): Promise<void> {
-    await manager.query(
+  async park(tx: Transaction, id: string, reason: string): Promise<void> {
+    await tx.query(
       `UPDATE "${this.schema}"."outbox"
        SET "parked_at" = now(), "last_error" = $2, "attempts" = "attempts" + 1 WHERE "id" = $1`,
       [id, reason.slice(0, 2000)],
     );
   }
 
-  async countPending(dataSource: DataSource): Promise<number> {
-    return (await this.backlog(dataSource)).count;
+  async countPending(): Promise<number> {
+    return (await this.backlog()).count;
   }
 
-  async backlog(dataSource: DataSource): Promise<OutboxBacklog> {
-    const [row]: { count: string; oldest: number | null; parked: string }[] = await dataSource.query(
+  async backlog(): Promise<OutboxBacklog> {
+    const [row]: { count: string; oldest: number | null; parked: string }[] = await this.dataSource.query(
       `SELECT count(*) FILTER (WHERE "parked_at" IS NULL) AS "count",
               extract(epoch FROM now() - min("created_at") FILTER (WHERE "parked_at" IS NULL))::float8 AS "oldest",
               count(*) FILTER (WHERE "parked_at" IS NOT NULL) AS "parked"
@@ -125,8 +132,8 @@ export class OutboxRepository {
   }
 
   /** Deletes published events older than the horizon: JetStream holds them from then on. */
-  async prunePublished(dataSource: DataSource, olderThanMs: number): Promise<number> {
-    const [row]: { deleted: number }[] = await dataSource.query(
+  async prunePublished(olderThanMs: number): Promise<number> {
+    const [row]: { deleted: number }[] = await this.dataSource.query(
       `WITH "gone" AS (
          DELETE FROM "${this.schema}"."outbox"
          WHERE "published_at" < now() - make_interval(secs => $1::double precision / 1000) RETURNING 1)
