@@ -160,11 +160,11 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
     expect(answers.erred).toHaveLength(0);
   });
 
-  it('takes an OrderSubmitted as the version before the rename published it (resourceUuid), and answers with marketplaceResourceUuid', async () => {
+  it('takes an OrderSubmitted as the version before the rename published it (resourceUuid), and answers under both names', async () => {
     // An offering without an integration: the adapter answers at once, without vCenter.
     const { marketplaceResourceUuid, ...order } = orderSubmitted({ offeringUuid: randomUUID() });
     const current = envelopeOf({ ...order, marketplaceResourceUuid });
-    // Written by hand: buildEnvelope knows only the new name.
+    // Written by hand with the legacy name only, as the version before the rename wrote it.
     await publishOrder(nats, {
       ...current,
       data: { ...order, resourceUuid: marketplaceResourceUuid },
@@ -174,7 +174,9 @@ describe('VM orders carried out in vcsim: deploy, resize, delete, each answered 
       type: 'OrderErred',
       data: { orderUuid: order.orderUuid, marketplaceResourceUuid },
     });
-    expect(answer.data).not.toHaveProperty('resourceUuid');
+    // Under the legacy name too, for an order service of the version before still running.
+    const { erred } = await answersFor(nats, order.orderUuid);
+    expect(erred[0].data).toHaveProperty('resourceUuid', marketplaceResourceUuid);
   });
 
   it('refuses to resize or delete a running VM at validation, with 409 and the reason', async () => {

@@ -18,4 +18,9 @@ export type Envelope<T = unknown> = Omit<z.infer<typeof envelopeSchema>, 'data'>
 export interface EventContract<T> {
   readonly type: string;
   readonly schema: z.ZodType<T>;
+  /**
+   * Fields renamed in this version, legacy name → current: published under both names, read
+   * under either (`withRenamedField`).
+   */
+  readonly legacyNames?: Readonly<Record<string, string>>;
 }

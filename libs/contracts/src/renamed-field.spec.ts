@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { renameLegacyField, withRenamedField } from './renamed-field';
+import { renameLegacyField, withLegacyNames, withRenamedField } from './renamed-field';
 
 const schema = withRenamedField(
   z.object({ orderUuid: z.string(), marketplaceResourceUuid: z.string() }),
@@ -45,5 +45,23 @@ describe('a payload schema with a renamed field', () => {
     const input = { orderUuid: 'o', resourceUuid: 'r' };
     renameLegacyField(input, 'resourceUuid', 'marketplaceResourceUuid');
     expect(input).toEqual({ orderUuid: 'o', resourceUuid: 'r' });
+  });
+});
+
+describe('a payload as published after a rename', () => {
+  const names = { resourceUuid: 'marketplaceResourceUuid' };
+
+  it('carries the current value under the legacy name too', () => {
+    expect(withLegacyNames({ orderUuid: 'o', marketplaceResourceUuid: 'r' }, names)).toEqual({
+      orderUuid: 'o',
+      marketplaceResourceUuid: 'r',
+      resourceUuid: 'r',
+    });
+  });
+
+  it('adds nothing for a field the payload does not have, nor without renames', () => {
+    expect(withLegacyNames({ orderUuid: 'o' }, names)).toEqual({ orderUuid: 'o' });
+    const payload = { orderUuid: 'o', marketplaceResourceUuid: 'r' };
+    expect(withLegacyNames(payload, undefined)).toBe(payload);
   });
 });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  OrderDoneEvent,
+  OrderErredEvent,
   OrderSubmittedEvent,
   VSPHERE_ORDER_VALIDATION,
   type Envelope,
@@ -125,7 +127,10 @@ export async function answersFor(
   };
 }
 
-/** Waits for the first answer to the order; fails past `timeoutMs`. */
+/**
+ * Waits for the first answer to the order, its `data` as the order service reads it (its
+ * contract's schema; `answersFor` has them as published); fails past `timeoutMs`.
+ */
 export async function waitForAnswer(
   nats: TestNats,
   orderUuid: string,
@@ -135,8 +140,11 @@ export async function waitForAnswer(
   for (;;) {
     const { done, erred } = await answersFor(nats, orderUuid);
     const [first] = [...done, ...erred];
-    if (first !== undefined)
-      return { type: first.type as 'OrderDone' | 'OrderErred', data: first.data as Record<string, unknown> };
+    if (first !== undefined) {
+      const type = first.type as 'OrderDone' | 'OrderErred';
+      const contract = type === 'OrderDone' ? OrderDoneEvent : OrderErredEvent;
+      return { type, data: contract.schema.parse(first.data) as Record<string, unknown> };
+    }
     if (Date.now() > deadline) throw new Error(`no answer to order ${orderUuid}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { orderDoneSchema } from './order-done.event';
-import { orderErredSchema } from './order-erred.event';
-import { orderSubmittedSchema } from './order-submitted.event';
+import { z } from 'zod';
+import { withLegacyNames } from '../renamed-field';
+import { OrderDoneEvent, orderDoneSchema } from './order-done.event';
+import { OrderErredEvent, orderErredSchema } from './order-erred.event';
+import { OrderSubmittedEvent, orderSubmittedSchema } from './order-submitted.event';
 
 const uuid = randomUUID();
 
 // Payloads as the version before the rename published them: they wait in the streams past an upgrade.
 const legacy = {
   OrderSubmitted: {
+    contract: OrderSubmittedEvent,
     schema: orderSubmittedSchema,
     data: {
       orderUuid: randomUUID(),
@@ -20,14 +23,22 @@ const legacy = {
       limits: {},
     },
   },
-  OrderDone: { schema: orderDoneSchema, data: { orderUuid: randomUUID(), resourceUuid: uuid } },
+  OrderDone: {
+    contract: OrderDoneEvent,
+    schema: orderDoneSchema,
+    data: { orderUuid: randomUUID(), resourceUuid: uuid },
+  },
   OrderErred: {
+    contract: OrderErredEvent,
     schema: orderErredSchema,
     data: { orderUuid: randomUUID(), resourceUuid: uuid, errorMessage: 'vCenter said no' },
   },
 };
 
-describe.each(Object.entries(legacy))('%s', (_, { schema, data }) => {
+/** The one field the version before the rename required of each of these events. */
+const previousVersion = z.looseObject({ orderUuid: z.uuid(), resourceUuid: z.uuid() });
+
+describe.each(Object.entries(legacy))('%s', (_, { contract, schema, data }) => {
   it('reads a payload of the old version, its resourceUuid as marketplaceResourceUuid', () => {
     const parsed = schema.parse(data);
     expect(parsed.marketplaceResourceUuid).toBe(uuid);
@@ -39,5 +50,12 @@ describe.each(Object.entries(legacy))('%s', (_, { schema, data }) => {
     delete without.resourceUuid;
     const result = schema.safeParse(without);
     expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['marketplaceResourceUuid']);
+  });
+
+  it('is published under both names, so the version before the rename still reads it', () => {
+    const published = withLegacyNames(schema.parse(data), contract.legacyNames);
+    expect(published).toMatchObject({ marketplaceResourceUuid: uuid, resourceUuid: uuid });
+    expect(previousVersion.safeParse(published).success).toBe(true);
+    expect(schema.parse(published)).toEqual(schema.parse(data));
   });
 });

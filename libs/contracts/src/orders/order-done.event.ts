@@ -30,4 +30,8 @@ export const orderDoneSchema = withRenamedField(
 
 export type OrderDone = z.infer<typeof orderDoneSchema>;
 
-export const OrderDoneEvent: EventContract<OrderDone> = { type: 'OrderDone', schema: orderDoneSchema };
+export const OrderDoneEvent: EventContract<OrderDone> = {
+  type: 'OrderDone',
+  schema: orderDoneSchema,
+  legacyNames: { resourceUuid: 'marketplaceResourceUuid' },
+};

@@ -25,4 +25,8 @@ export const orderErredSchema = withRenamedField(
 
 export type OrderErred = z.infer<typeof orderErredSchema>;
 
-export const OrderErredEvent: EventContract<OrderErred> = { type: 'OrderErred', schema: orderErredSchema };
+export const OrderErredEvent: EventContract<OrderErred> = {
+  type: 'OrderErred',
+  schema: orderErredSchema,
+  legacyNames: { resourceUuid: 'marketplaceResourceUuid' },
+};

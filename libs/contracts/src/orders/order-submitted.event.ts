@@ -36,4 +36,5 @@ export type OrderSubmitted = z.infer<typeof orderSubmittedSchema>;
 export const OrderSubmittedEvent: EventContract<OrderSubmitted> = {
   type: 'OrderSubmitted',
   schema: orderSubmittedSchema,
+  legacyNames: { resourceUuid: 'marketplaceResourceUuid' },
 };

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Envelope, EventContract } from '@app/contracts';
+import { withLegacyNames, type Envelope, type EventContract } from '@app/contracts';
 
-/** Builds an envelope, validating the payload first: a publisher never sends what its consumers would reject. */
+/**
+ * Builds an envelope, validating the payload first: a publisher never sends what its consumers
+ * would reject (those of the version before a rename included: the legacy names are kept).
+ */
 export function buildEnvelope<T>(contract: EventContract<T>, data: T, correlationId: string): Envelope<T> {
   const parsed = contract.schema.parse(data);
   return {
@@ -9,6 +12,6 @@ export function buildEnvelope<T>(contract: EventContract<T>, data: T, correlatio
     type: contract.type,
     occurredAt: new Date().toISOString(),
     correlationId,
-    data: parsed,
+    data: withLegacyNames(parsed, contract.legacyNames),
   };
 }

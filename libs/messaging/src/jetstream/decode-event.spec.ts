@@ -11,7 +11,9 @@ describe('decodeEvent', () => {
   it('accepts a valid envelope and picks the contract its type names', () => {
     const envelope = buildEnvelope(OrderDoneEvent, done, done.orderUuid);
     const decoded = decodeEvent(JSON.stringify(envelope), [OrderErredEvent, OrderDoneEvent]);
-    expect(decoded).toEqual({ ok: true, envelope, contract: OrderDoneEvent });
+    // Published under both names (the legacy one for the version before the rename), read under the new one.
+    expect(envelope.data).toHaveProperty('resourceUuid', done.marketplaceResourceUuid);
+    expect(decoded).toEqual({ ok: true, envelope: { ...envelope, data: done }, contract: OrderDoneEvent });
   });
 
   it('reads an OrderDone an older version published (`resourceUuid`) under the new name', () => {
