@@ -143,7 +143,7 @@ export async function waitForAnswer(
     if (first !== undefined) {
       const type = first.type as 'OrderDone' | 'OrderErred';
       const contract = type === 'OrderDone' ? OrderDoneEvent : OrderErredEvent;
-      return { type, data: contract.schema.parse(first.data) as Record<string, unknown> };
+      return { type, data: contract.schema.parse(first.data) };
     }
     if (Date.now() > deadline) throw new Error(`no answer to order ${orderUuid}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
