@@ -18,7 +18,9 @@
  * part (the call to vcsim's answer naming the VM) and ours (that answer to the SSE event).
  *
  * `npm run bench -- drift [--quick]` (needs `npm run build`; `--quick`: 20 VMs, a burst of 10,
- * for CI); the last line is one JSON object.
+ * for CI); the last line is one JSON object, with the adapter's memory growth from the smallest size
+ * to the largest (RSS, V8's heap, external, the rest). Knobs: BENCH_DRIFT_SIZES, BENCH_DRIFT_BURSTS,
+ * BENCH_DRIFT_HEAP_DIR, BENCH_DRIFT_INSPECT_PORT, BENCH_DRIFT_ADAPTER_NODE_OPTIONS (below).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
