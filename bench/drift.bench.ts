@@ -18,10 +18,12 @@
  * part (the call to vcsim's answer naming the VM) and ours (that answer to the SSE event).
  *
  * `npm run bench -- drift [--quick]` (needs `npm run build`; `--quick`: 20 VMs, a burst of 10,
- * for CI); the last line is one JSON object.
+ * for CI); the last line is one JSON object, with the adapter's memory growth from the smallest size
+ * to the largest (RSS, V8's heap, external, the rest). Knobs: BENCH_DRIFT_SIZES, BENCH_DRIFT_BURSTS,
+ * BENCH_DRIFT_HEAP_DIR, BENCH_DRIFT_INSPECT_PORT, BENCH_DRIFT_ADAPTER_NODE_OPTIONS (below).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,7 +33,10 @@ import { powerOffVm, readVirtualMachines, type VimConnection, type VmInfo } from
 import { parsePrometheusText } from '../test/support/prometheus-text';
 import { SseClient } from '../test/support/sse-client';
 import { VsphereMarketplace } from '../test/support/vsphere-marketplace';
+import { AllocationSampler } from './support/allocation-profile';
+import { takeHeapSnapshot } from './support/heap-snapshot';
 import { histogramTotals } from './support/metrics-scrape';
+import { processMemory, type ProcessMemory } from './support/process-memory';
 import { cpuSeconds } from './support/process-cpu';
 import { QUICK, size } from './support/quick';
 import { ascending, percentile, rssMb } from './support/stats';
@@ -39,6 +44,20 @@ import { ascending, percentile, rssMb } from './support/stats';
 const SIZES = (process.env.BENCH_DRIFT_SIZES ?? (QUICK ? '20' : '500,5000')).split(',').map(Number);
 const SINGLES = size(30, 3);
 const BURST = size(500, 10);
+// BENCH_DRIFT_BURSTS=470,100: a smaller burst at a size (one per size, the last for the rest), for
+// a machine where vcsim's collections of a large burst take too long; the burst means the same.
+const BURSTS = process.env.BENCH_DRIFT_BURSTS?.split(',').map(Number);
+const burstAt = (index: number) => BURSTS?.[Math.min(index, BURSTS.length - 1)] ?? BURST;
+// BENCH_DRIFT_HEAP_DIR=<dir>: the adapter writes a heap snapshot there at the end of each size
+// (after a full collection; `node bench/support/heap-summary.js a b` compares two), and its memory
+// after that collection is reported too.
+const HEAP_DIR = process.env.BENCH_DRIFT_HEAP_DIR;
+// BENCH_DRIFT_INSPECT_PORT=<port>: the adapter opens its inspector there, and what it allocates
+// during the first comparison (garbage included) is reported by where in our code.
+const INSPECT_PORT = process.env.BENCH_DRIFT_INSPECT_PORT;
+// BENCH_DRIFT_ADAPTER_NODE_OPTIONS='--max-old-space-size=160': Node options of the adapter's (V8's
+// heap limits, to see what of its RSS is V8's headroom rather than memory it needs).
+const ADAPTER_NODE_OPTIONS = process.env.BENCH_DRIFT_ADAPTER_NODE_OPTIONS;
 const BURST_CONCURRENCY = size(25, 5);
 const IDLE_MS = size(60_000, 3_000);
 
@@ -138,7 +157,7 @@ async function record(market: VsphereMarketplace, vms: readonly VmInfo[]): Promi
   }
 }
 
-async function measure(size: number): Promise<Record<string, unknown>> {
+async function measure(size: number, burstSize: number): Promise<Record<string, unknown>> {
   // vcsim puts -vm VMs on the standalone host and in each cluster's pool: 11 places.
   const perPlace = Math.ceil((size + SINGLES) / 11) + 1;
   const statementsFile = join(tmpdir(), `bench-drift-${process.pid}-${size}.count`);
@@ -147,7 +166,12 @@ async function measure(size: number): Promise<Record<string, unknown>> {
     adapterEnv: {
       VSPHERE_VM_PULL_INTERVAL_MS: '0',
       // The adapter counts the statements it sends to Postgres (see the counter's comment).
-      NODE_OPTIONS: `--require ${join(__dirname, 'support', 'pg-query-counter.js')}`,
+      NODE_OPTIONS: [
+        `--require ${join(__dirname, 'support', 'pg-query-counter.js')}`,
+        ...(HEAP_DIR === undefined ? [] : [`--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIR}`]),
+        ...(INSPECT_PORT === undefined ? [] : [`--inspect=127.0.0.1:${INSPECT_PORT}`]),
+        ...(ADAPTER_NODE_OPTIONS === undefined ? [] : [ADAPTER_NODE_OPTIONS]),
+      ].join(' '),
       PG_QUERY_COUNT_FILE: statementsFile,
     },
     // A burst of 500 VmChanged at once must not overflow the bench's own stream.
@@ -162,6 +186,9 @@ async function measure(size: number): Promise<Record<string, unknown>> {
     if (vms.length < size) throw new Error(`vcsim has ${vms.length} running VMs, fewer than ${size}`);
     const managed = vms.slice(0, size);
     const metrics = market.apps.adapter.metricsUrl;
+    const sampler =
+      INSPECT_PORT === undefined ? undefined : await AllocationSampler.connect(Number(INSPECT_PORT));
+    await sampler?.start();
     const firstStarted = performance.now();
     await record(market, managed);
     // The first comparison records every VM (the rows have no disks or adapters yet); the
@@ -177,6 +204,8 @@ async function measure(size: number): Promise<Record<string, unknown>> {
     const firstComparisonSeconds = (performance.now() - firstStarted) / 1000;
     // The first comparison holds the most at once (every managed VM's state, page by page).
     const rssAfterFirstComparison = rssMb(market.apps.adapter.pid!);
+    const memoryAfterFirstComparison = await processMemory(metrics);
+    const firstComparisonAllocations = await sampler?.stop();
     stream = new StampedStream(
       await SseClient.open(`${market.api.base}/api/events?type=VmChanged`, {
         token: market.api.tokens.staff,
@@ -220,7 +249,7 @@ async function measure(size: number): Promise<Record<string, unknown>> {
     const statementsBefore = statements();
     const cpuBefore = cpuSeconds(adapterPid);
     const lagBefore = await histogramTotals(metrics, 'vsphere_vm_watch_lag_seconds');
-    const burstVms = managed.slice(SINGLES, SINGLES + BURST);
+    const burstVms = managed.slice(SINGLES, SINGLES + burstSize);
     const burstBefore = new Map(burstVms.map((info) => [uuidOf(info), stream!.count(uuidOf(info))]));
     const starts = new Map<string, number>();
     const burstStarted = performance.now();
@@ -259,11 +288,17 @@ async function measure(size: number): Promise<Record<string, unknown>> {
     await sleep(300); // the counter writes every 100 ms
     const burstStatements = statements() - statementsBefore;
     const rss = rssMb(market.apps.adapter.pid!);
+    const memoryAfterBurst = await processMemory(metrics);
 
     const requests = () => counter(metrics, 'vsphere_vm_watch_requests_total');
     const idleBefore = await requests();
     await sleep(IDLE_MS);
     const idleRequests = (await requests()) - idleBefore;
+    let afterFullGc: { memory: ProcessMemory; heap_snapshot: string } | undefined;
+    if (HEAP_DIR !== undefined) {
+      const snapshot = await takeHeapSnapshot(adapterPid, HEAP_DIR);
+      afterFullGc = { memory: await processMemory(metrics), heap_snapshot: snapshot };
+    }
     return {
       managed_vms: size,
       vcenter_vms: vms.length,
@@ -291,6 +326,17 @@ async function measure(size: number): Promise<Record<string, unknown>> {
       },
       adapter_rss_mb: round(rss),
       adapter_rss_after_first_comparison_mb: round(rssAfterFirstComparison),
+      // Where the RSS is: V8's heap, what objects own outside it, the rest (prom-client's figures).
+      ...(firstComparisonAllocations === undefined
+        ? {}
+        : { first_comparison_allocated: firstComparisonAllocations }),
+      adapter_memory: {
+        after_first_comparison: memoryAfterFirstComparison,
+        after_burst: memoryAfterBurst,
+        ...(afterFullGc === undefined
+          ? {}
+          : { after_full_gc: afterFullGc.memory, heap_snapshot: afterFullGc.heap_snapshot }),
+      },
       idle_requests_per_minute: round((idleRequests * 60_000) / IDLE_MS, 2),
     };
   } finally {
@@ -301,17 +347,42 @@ async function measure(size: number): Promise<Record<string, unknown>> {
 }
 
 async function main(): Promise<void> {
+  if (HEAP_DIR !== undefined) mkdirSync(HEAP_DIR, { recursive: true });
   const results: Record<string, unknown>[] = [];
-  for (const size of SIZES) {
-    results.push(await measure(size));
+  for (const [index, size] of SIZES.entries()) {
+    results.push(await measure(size, burstAt(index)));
     console.log(JSON.stringify(results.at(-1)));
   }
   const rss = results.map((r) => r.adapter_rss_mb as number);
   console.log(
     JSON.stringify({
-      drift: { sizes: results, rss_growth_mb: rss.length > 1 ? round(rss[rss.length - 1] - rss[0]) : null },
+      drift: {
+        sizes: results,
+        rss_growth_mb: rss.length > 1 ? round(rss[rss.length - 1] - rss[0]) : null,
+        memory_growth: results.length > 1 ? growth(results[0], results[results.length - 1]) : null,
+      },
     }),
   );
+}
+
+/**
+ * The adapter's memory at the largest size less that at the smallest, at each moment measured:
+ * the RSS growth the issue bounds (50 MB from 500 to 5,000 VMs) and how much of it is V8's heap.
+ */
+function growth(first: Record<string, unknown>, last: Record<string, unknown>): Record<string, unknown> {
+  type Memory = Record<string, ProcessMemory>;
+  const from = first.adapter_memory as Memory;
+  const to = last.adapter_memory as Memory;
+  const moments: Record<string, unknown> = {};
+  for (const moment of ['after_first_comparison', 'after_burst', 'after_full_gc'])
+    if (from[moment] !== undefined && to[moment] !== undefined)
+      moments[moment] = Object.fromEntries(
+        (Object.keys(to[moment]) as (keyof ProcessMemory)[]).map((key) => [
+          key,
+          round(to[moment][key] - from[moment][key]),
+        ]),
+      );
+  return { from_vms: first.managed_vms, to_vms: last.managed_vms, ...moments };
 }
 
 void main().then(
