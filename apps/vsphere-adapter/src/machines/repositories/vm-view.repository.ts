@@ -147,10 +147,7 @@ export class VmViewRepository {
   }
 
   /** Locks the VM's row until the transaction ends; its runtime state, or null when it is gone. */
-  async lock(
-    tx: Transaction,
-    rowUuid: string,
-  ): Promise<LockedVm | null> {
+  async lock(tx: Transaction, rowUuid: string): Promise<LockedVm | null> {
     const rows: { runtime_state: VmRuntimeState; state: VmState; error_message: string; modified: Date }[] =
       await tx.query(
         `SELECT "runtime_state", "state", "error_message", "modified" FROM "vsphere"."virtual_machines"
