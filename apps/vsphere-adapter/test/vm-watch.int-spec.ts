@@ -331,6 +331,46 @@ describe('the live subscription to vCenter: changes made in vcsim recorded with 
     expect(await resyncs()).toBe(before + 1);
   });
 
+  it('records a change made while an operation of the VM ran, once the operation has ended', async () => {
+    const waits = () => metric('vsphere_vm_watch_requests_total', 'method="WaitForUpdatesEx"');
+    const [vm]: { uuid: string }[] = await adapter.runtime.dataSource.query(
+      `SELECT "uuid" FROM "vsphere"."virtual_machines" WHERE "backend_uuid" = $1`,
+      [vmUuid],
+    );
+    expect(await recorded()).toMatchObject({ runtime_state: 'POWERED_OFF' });
+    // An operation another instance runs, with a lease that outlasts the test: the VM is busy.
+    const operation = randomUUID();
+    await adapter.runtime.dataSource.query(
+      `INSERT INTO "vsphere"."vm_operations" ("uuid", "vm_uuid", "kind", "state", "started", "claimed_by", "lease_until")
+       VALUES ($1, $2, 'pull', 'running', now(), 'another-instance', now() + interval '1 hour')`,
+      [operation, vm.uuid],
+    );
+    const since = performance.now();
+    const waitsBefore = await waits();
+    await powerOnVm(library.connection, ref);
+    await eventually(
+      () => Promise.resolve(sim.front.vcsimUpdateAnswers(since).some((a) => a.objects.includes(ref.value))),
+      (named) => named,
+      20_000,
+      'an answer naming the VM',
+    );
+    // The answer applied (left to the operation) and the next wait sent.
+    await eventually(waits, (n) => n >= waitsBefore + 2, 20_000, 'two more waits');
+    expect(await recorded()).toMatchObject({ runtime_state: 'POWERED_OFF' });
+    const changes = (await vmChanges()).length;
+    // The operation ends without reading the VM (as one whose read-back came before the change).
+    await adapter.runtime.dataSource.query(
+      `UPDATE "vsphere"."vm_operations" SET "state" = 'done', "finished" = now() WHERE "uuid" = $1`,
+      [operation],
+    );
+    await driftWhere((e) => e.vm.runtime_state === 'POWERED_ON', 'the power-on made meanwhile', changes);
+    expect(await recorded()).toMatchObject({ runtime_state: 'POWERED_ON', state: 'OK' });
+    // Off again, as the next test expects it.
+    const on = (await vmChanges()).length;
+    await powerOffVm(library.connection, ref);
+    await driftWhere((e) => e.vm.runtime_state === 'POWERED_OFF', 'the power-off', on);
+  });
+
   it('is taken over by another instance within seconds when its holder stops', async () => {
     const second = await startAdapter({
       databaseUrl: db.url,

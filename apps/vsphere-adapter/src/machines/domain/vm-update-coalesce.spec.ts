@@ -1,5 +1,5 @@
 import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
-import { coalesceUpdates } from './vm-update-coalesce';
+import { coalesceUpdates, withDeferred } from './vm-update-coalesce';
 
 const remote = (moref: string, overrides: Partial<RemoteVm> = {}): RemoteVm => ({
   moref,
@@ -74,5 +74,23 @@ describe('coalesceUpdates', () => {
       { moref: 'vm-1', kind: 'gone' },
       { moref: 'vm-2', kind: 'whole', remote: remote('vm-2') },
     ]);
+  });
+});
+
+describe('VMs left while an operation of theirs ran', () => {
+  it('are read with the next answer, after what it carries, unless it names them already', () => {
+    const changes = [
+      { moref: 'vm-1', kind: 'patch', patch: { name: 'a' } },
+      { moref: 'vm-2', kind: 'gone' },
+    ] as const;
+    expect(withDeferred(changes, new Set(['vm-2', 'vm-3']))).toEqual([
+      ...changes,
+      { moref: 'vm-3', kind: 'read' },
+    ]);
+  });
+
+  it('make an empty answer (an idle heartbeat) a read of them', () => {
+    expect(withDeferred([], new Set(['vm-3']))).toEqual([{ moref: 'vm-3', kind: 'read' }]);
+    expect(withDeferred([], new Set())).toEqual([]);
   });
 });

@@ -38,3 +38,16 @@ export function coalesceUpdates(updates: readonly VmUpdate[]): VmChange[] {
   for (const update of updates) byMoref.set(update.moref, fold(byMoref.get(update.moref), update));
   return [...byMoref.values()];
 }
+
+/**
+ * `changes` with the VMs `deferred` names (left by an earlier answer while an operation of theirs
+ * ran) to be read as they are now, unless `changes` has them already. Pure.
+ */
+export function withDeferred(changes: readonly VmChange[], deferred: ReadonlySet<string>): VmChange[] {
+  if (deferred.size === 0) return [...changes];
+  const named = new Set(changes.map((change) => change.moref));
+  const reads = [...deferred]
+    .filter((moref) => !named.has(moref))
+    .map((moref) => ({ moref, kind: 'read' as const }));
+  return [...changes, ...reads];
+}

@@ -10,7 +10,7 @@ import {
   type VmWatch,
   type VmWatchSource,
 } from '../../vcenter/ports/vm-watch.port';
-import { coalesceUpdates } from '../domain/vm-update-coalesce';
+import { coalesceUpdates, withDeferred } from '../domain/vm-update-coalesce';
 import type { VmWatchState, VmWatchStateRepository } from '../repositories/vm-watch-state.repository';
 import type { VmPullService } from './vm-pull.service';
 import type { VmUpdateApplier } from './vm-update-applier.service';
@@ -143,6 +143,9 @@ export class VmSubscription {
   private async follow(watch: VmWatch, from: string, signal: AbortSignal): Promise<never> {
     let version = from;
     let hiccups = 0;
+    // VMs an answer named while an operation of theirs ran: read with the next answer, or at the
+    // next idle heartbeat, until they are no longer busy.
+    let deferred = new Set<string>();
     for (;;) {
       signal.throwIfAborted();
       let batch: VmUpdateBatch | undefined;
@@ -159,14 +162,14 @@ export class VmSubscription {
         await sleep(retryDelayMs(hiccups), signal);
         continue;
       }
-      if (batch === undefined) {
+      if (batch === undefined && deferred.size === 0) {
         await this.setState('live', ''); // the heartbeat of an idle subscription
         continue;
       }
       const arrived = performance.now();
       const applied = await this.deps.applier.apply(
         this.offeringUuid,
-        coalesceUpdates(batch.updates),
+        withDeferred(batch === undefined ? [] : coalesceUpdates(batch.updates), deferred),
         (which) => {
           this.deps.metrics.requests.inc({
             offering_uuid: this.offeringUuid,
@@ -175,7 +178,8 @@ export class VmSubscription {
           return watch.read(which, signal);
         },
       );
-      version = batch.version;
+      deferred = new Set(applied.deferred);
+      if (batch !== undefined) version = batch.version;
       await this.setState('live', '', version);
       if (applied.changed > 0) {
         this.deps.metrics.applied.inc({ offering_uuid: this.offeringUuid }, applied.changed);

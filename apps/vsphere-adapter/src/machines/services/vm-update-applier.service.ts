@@ -13,6 +13,11 @@ export interface AppliedAnswer {
   readonly changed: number;
   /** VMs read again from vCenter (a change the answer did not carry whole). */
   readonly read: number;
+  /**
+   * Managed VMs whose change was left because an operation of theirs was queued or running: its
+   * read-back may have read vCenter before the change, so they are read once it has ended.
+   */
+  readonly deferred: readonly string[];
 }
 
 /**
@@ -22,7 +27,7 @@ export interface AppliedAnswer {
  * (`enter`), the figures a `modify` assigned (a power state, a name, a size) or its leaving; only
  * the VMs whose change it does not carry whole (devices, snapshots) are read, all in one round
  * trip. VMs of others cost one index probe for the whole answer; VMs with an operation queued or
- * running are left to its read-back, as the pull leaves them.
+ * running are left to its read-back, as the pull leaves them, and answered as `deferred`.
  */
 @Injectable()
 export class VmUpdateApplier {
@@ -44,11 +49,12 @@ export class VmUpdateApplier {
       offeringUuid,
       changes.map((c) => c.moref),
     );
-    if (managed.length === 0) return { changed: 0, read: 0 };
+    if (managed.length === 0) return { changed: 0, read: 0, deferred: [] };
     const busy = await this.operations.busyVms(managed.map((vm) => vm.rowUuid));
     const ours = new Map(managed.filter((vm) => !busy.has(vm.rowUuid)).map((vm) => [vm.moref, vm]));
+    const deferred = managed.filter((vm) => busy.has(vm.rowUuid)).map((vm) => vm.moref);
     const todo = changes.filter((c) => ours.has(c.moref));
-    if (todo.length === 0) return { changed: 0, read: 0 };
+    if (todo.length === 0) return { changed: 0, read: 0, deferred };
     const toRead = todo.filter((c) => c.kind === 'read').map((c) => c.moref);
     const needsNetworks = todo.some((c) => c.kind === 'read' || c.kind === 'whole');
     const [remotes, networks] = await Promise.all([
@@ -80,6 +86,6 @@ export class VmUpdateApplier {
       // The relay publishes while the rest of a burst is recorded (a pass under way takes it next).
       this.recorder.wake();
     }
-    return { changed, read: toRead.length };
+    return { changed, read: toRead.length, deferred };
   }
 }
