@@ -20,7 +20,8 @@
  * `npm run bench -- drift [--quick]` (needs `npm run build`; `--quick`: 20 VMs, a burst of 10,
  * for CI); the last line is one JSON object, with the adapter's memory growth from the smallest size
  * to the largest (RSS, V8's heap, external, the rest). Knobs: BENCH_DRIFT_SIZES, BENCH_DRIFT_BURSTS,
- * BENCH_DRIFT_HEAP_DIR, BENCH_DRIFT_INSPECT_PORT, BENCH_DRIFT_ADAPTER_NODE_OPTIONS (below).
+ * BENCH_DRIFT_HEAP_DIR, BENCH_DRIFT_INSPECT_PORT, BENCH_DRIFT_ADAPTER_NODE_OPTIONS, BENCH_DRIFT_PULL
+ * (below).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +34,7 @@ import { powerOffVm, readVirtualMachines, type VimConnection, type VmInfo } from
 import { parsePrometheusText } from '../test/support/prometheus-text';
 import { SseClient } from '../test/support/sse-client';
 import { VsphereMarketplace } from '../test/support/vsphere-marketplace';
+import { syncLockKey } from '../apps/vsphere-adapter/src/integration/repositories/sync-lock.repository';
 import { AllocationSampler } from './support/allocation-profile';
 import { takeHeapSnapshot } from './support/heap-snapshot';
 import { histogramTotals } from './support/metrics-scrape';
@@ -58,6 +60,11 @@ const INSPECT_PORT = process.env.BENCH_DRIFT_INSPECT_PORT;
 // BENCH_DRIFT_ADAPTER_NODE_OPTIONS='--max-old-space-size=160': Node options of the adapter's (V8's
 // heap limits, to see what of its RSS is V8's headroom rather than memory it needs).
 const ADAPTER_NODE_OPTIONS = process.env.BENCH_DRIFT_ADAPTER_NODE_OPTIONS;
+// BENCH_DRIFT_PULL=1: at the end of each size (after the idle minute, before a heap snapshot) the
+// periodic pull runs once over every VM, and its time and the adapter's peak RSS during it are
+// reported. The adapter pulls every 2 s, but the bench holds the pull's advisory lock until then,
+// so no pull runs during the rest of the measurements.
+const PULL = process.env.BENCH_DRIFT_PULL === '1';
 const BURST_CONCURRENCY = size(25, 5);
 const IDLE_MS = size(60_000, 3_000);
 
@@ -157,6 +164,44 @@ async function record(market: VsphereMarketplace, vms: readonly VmInfo[]): Promi
   }
 }
 
+/** The offering's periodic-pull lock, taken on a connection of the bench's own (ended to free it). */
+async function holdPullLock(market: VsphereMarketplace): Promise<Client> {
+  const db = new Client({ connectionString: market.db.url });
+  await db.connect();
+  await db.query('SELECT pg_advisory_lock($1::bigint)', [syncLockKey(market.offering.uuid, 'vmPull')]);
+  return db;
+}
+
+/**
+ * Frees the pull lock and waits for the adapter's next pull (every 2 s) to end, sampling its RSS
+ * every 100 ms: the pull's time, what it recorded, the peak RSS during it and the memory after.
+ */
+async function pullOnce(market: VsphereMarketplace, lock: Client): Promise<Record<string, unknown>> {
+  const metrics = market.apps.adapter.metricsUrl;
+  const pid = market.apps.adapter.pid!;
+  const before = await histogramTotals(metrics, 'vsphere_vm_pull_seconds');
+  const cpuBefore = cpuSeconds(pid);
+  const rssBefore = rssMb(pid);
+  let peak = rssBefore;
+  await lock.end();
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    peak = Math.max(peak, rssMb(pid));
+    const now = await histogramTotals(metrics, 'vsphere_vm_pull_seconds');
+    if (now.count > before.count)
+      return {
+        seconds: round(now.sum - before.sum, 2),
+        // The adapter's CPU over the pull: what a heap cap could cost in collections.
+        adapter_cpu_seconds: round(cpuSeconds(pid) - cpuBefore, 2),
+        adapter_rss_before_mb: round(rssBefore),
+        adapter_peak_rss_mb: round(peak),
+        adapter_memory_after: await processMemory(metrics),
+      };
+    if (Date.now() > deadline) throw new Error('no periodic pull ended within 10 minutes');
+    await sleep(100);
+  }
+}
+
 async function measure(size: number, burstSize: number): Promise<Record<string, unknown>> {
   // vcsim puts -vm VMs on the standalone host and in each cluster's pool: 11 places.
   const perPlace = Math.ceil((size + SINGLES) / 11) + 1;
@@ -164,7 +209,7 @@ async function measure(size: number, burstSize: number): Promise<Record<string, 
   const market = await VsphereMarketplace.start(`benchpush${size}`, {
     vcsimArgs: ['-cluster', '10', '-host', '2', '-vm', String(perPlace)],
     adapterEnv: {
-      VSPHERE_VM_PULL_INTERVAL_MS: '0',
+      VSPHERE_VM_PULL_INTERVAL_MS: PULL ? '2000' : '0',
       // The adapter counts the statements it sends to Postgres (see the counter's comment).
       NODE_OPTIONS: [
         `--require ${join(__dirname, 'support', 'pg-query-counter.js')}`,
@@ -178,6 +223,7 @@ async function measure(size: number, burstSize: number): Promise<Record<string, 
     env: { SSE_QUEUE_LIMIT_BYTES: String(64 * 1024 * 1024) },
   });
   let stream: StampedStream | undefined;
+  let pullLock: Client | undefined;
   try {
     const vim: VimConnection = await market.vim();
     const vms = (await readVirtualMachines(vim)).filter(
@@ -189,6 +235,8 @@ async function measure(size: number, burstSize: number): Promise<Record<string, 
     const sampler =
       INSPECT_PORT === undefined ? undefined : await AllocationSampler.connect(Number(INSPECT_PORT));
     await sampler?.start();
+    // Held before any VM is recorded: until then the adapter has no offering with VMs to pull.
+    pullLock = PULL ? await holdPullLock(market) : undefined;
     const firstStarted = performance.now();
     await record(market, managed);
     // The first comparison records every VM (the rows have no disks or adapters yet); the
@@ -294,6 +342,8 @@ async function measure(size: number, burstSize: number): Promise<Record<string, 
     const idleBefore = await requests();
     await sleep(IDLE_MS);
     const idleRequests = (await requests()) - idleBefore;
+    const pull = pullLock === undefined ? undefined : await pullOnce(market, pullLock);
+    pullLock = undefined;
     let afterFullGc: { memory: ProcessMemory; heap_snapshot: string } | undefined;
     if (HEAP_DIR !== undefined) {
       const snapshot = await takeHeapSnapshot(adapterPid, HEAP_DIR);
@@ -338,8 +388,10 @@ async function measure(size: number, burstSize: number): Promise<Record<string, 
           : { after_full_gc: afterFullGc.memory, heap_snapshot: afterFullGc.heap_snapshot }),
       },
       idle_requests_per_minute: round((idleRequests * 60_000) / IDLE_MS, 2),
+      ...(pull === undefined ? {} : { pull }),
     };
   } finally {
+    await pullLock?.end().catch(() => undefined);
     stream?.close();
     await market.stop();
     rmSync(statementsFile, { force: true });

@@ -33,6 +33,7 @@ import { answerSoapFault, type FrontFault } from './soap-faults';
 import { TASK_SERIALISED_GUEST_OPERATIONS } from './vm-precondition-rules';
 import { vmTaskPrecondition } from './vm-preconditions';
 import { readVmRuleState } from './vm-rule-state';
+import { RetrievePages } from './retrieve-pages';
 import { UpdateWaits } from './update-waits';
 import { VmTaskLedger } from './vm-task-ledger';
 
@@ -63,18 +64,22 @@ async function readAll(stream: IncomingMessage): Promise<Buffer> {
  * connect at power-on are connected when the VM is powered on from off. `AcquireTicket`
  * (`webmks`), which vcsim lacks, is answered as vCenter 8 does, and a console ticket presented to
  * `CloneSession` is refused as vCenter refuses it. WaitForUpdatesEx keeps vCenter's versions,
- * `maxObjectUpdates` and session end (update-waits.ts). Everything else goes to vcsim unchanged.
+ * `maxObjectUpdates` and session end (update-waits.ts); RetrievePropertiesEx pages by `maxObjects`
+ * with ContinueRetrievePropertiesEx (retrieve-pages.ts). Everything else goes to vcsim unchanged.
  * See README.md.
  */
 export class SdkInterceptor {
   private readonly ledger = new VmTaskLedger();
   /** WaitForUpdatesEx as vCenter 8 answers it (versions, truncation, a session's end). */
   readonly updateWaits: UpdateWaits;
+  /** RetrievePropertiesEx paged by `maxObjects`, as vCenter pages it (retrieve-pages.ts). */
+  private readonly retrievePages: RetrievePages;
   /** PerformanceManager.QueryPerf calls answered (test control: `queryPerfCalls()`). */
   queryPerfCalls = 0;
 
   constructor(private readonly deps: SdkInterceptorDeps) {
     this.updateWaits = new UpdateWaits(deps.proxy, deps.soap);
+    this.retrievePages = new RetrievePages(deps.proxy);
   }
 
   /** Whether a task of VM `vm` (moref value) is done at vcsim and its answer held by the front. */
@@ -95,6 +100,12 @@ export class SdkInterceptor {
         return await this.cloneSession(req, res, body, call);
       if (call?.self?.type === 'PropertyCollector' && call.method === 'WaitForUpdatesEx')
         return await this.updateWaits.handle(req, res, body, call);
+      if (call?.self?.type === 'PropertyCollector' && call.method === 'RetrievePropertiesEx')
+        return await this.retrievePages.retrieve(req, res, body, call);
+      if (call?.self?.type === 'PropertyCollector' && call.method === 'ContinueRetrievePropertiesEx')
+        return this.retrievePages.continue(req, res, call);
+      if (call?.self?.type === 'PropertyCollector' && call.method === 'CancelRetrievePropertiesEx')
+        return this.retrievePages.cancel(req, res, call);
       if (call?.self?.type === 'PerformanceManager' && call.method === 'QueryPerf')
         return await this.queryPerf(req, res, call, call.self);
       if (call !== undefined && isSnapshotTask(call)) {

@@ -59,6 +59,15 @@ const schema = serviceConfigSchema({
     .int()
     .min(0)
     .default(60 * 60_000),
+  // VMs asked of vCenter per page of a pull (RetrievePropertiesEx maxObjects; vCenter may send
+  // fewer): the pull compares and records a page before reading the next, so what it holds live
+  // follows this, not the number of VMs (a bound the adapter's heap cap relies on).
+  VSPHERE_VM_PULL_PAGE_SIZE: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(500),
   // Push from vCenter (issue 23): one WaitForUpdatesEx subscription per offering's vCenter, held by
   // one instance (a lease looked for and checked every LEASE_CHECK_MS); each wait answers empty
   // after MAX_WAIT_SECONDS, with at most MAX_OBJECT_UPDATES VM updates per answer (a batch).

@@ -1,7 +1,7 @@
 import { VimFault } from '../soap/vim-errors';
 import type { XmlValue } from '../xml/decoder';
 import { asArray, asBoolean, asMoRef, asNumber, asString } from '../xml/values';
-import { retrieveFromView } from '../property/container-view';
+import { retrieveFromView, retrieveFromViewPages } from '../property/container-view';
 import { retrieveAll, retrieveObject, type RetrieveOptions } from '../property/retrieve';
 import type { VmInfo } from '../types/inventory';
 import type { MoRef } from '../types/mo-ref';
@@ -71,6 +71,24 @@ export async function readVirtualMachines(ctx: VimContext, options?: RetrieveOpt
     options,
   );
   return objects.map(toVmInfo);
+}
+
+/**
+ * Every VM and template with VM_PATHS, page by page (`options.pageSize` VMs at most a page), read
+ * as the caller asks for the next: a reader of 10,000 VMs holds one page. One round trip per page
+ * (+ view create/destroy).
+ */
+export async function* readVirtualMachinePages(
+  ctx: VimContext,
+  options?: RetrieveOptions,
+): AsyncGenerator<VmInfo[], void, undefined> {
+  for await (const page of retrieveFromViewPages(
+    ctx.caller,
+    ctx.content,
+    { types: ['VirtualMachine'], propSet: [{ type: 'VirtualMachine', pathSet: [...VM_PATHS] }] },
+    options,
+  ))
+    yield page.map(toVmInfo);
 }
 
 /** One VM with VM_PATHS (undefined when it does not exist any more). One round trip. */

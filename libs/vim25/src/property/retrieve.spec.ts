@@ -1,5 +1,5 @@
 import { replyOf, ScriptedCaller } from '../../test/support/fixture-caller';
-import { retrieveAll } from './retrieve';
+import { retrieveAll, retrievePages } from './retrieve';
 
 const collector = { type: 'PropertyCollector', value: 'propertyCollector' };
 const spec = {
@@ -71,5 +71,61 @@ describe('retrieveAll', () => {
     await expect(retrieveAll(caller, collector, [spec], { signal: controller.signal })).rejects.toThrow(
       'stop',
     );
+  });
+});
+
+describe('retrievePages', () => {
+  const paged = () =>
+    new ScriptedCaller()
+      .on('RetrievePropertiesEx', replyOf('paged-1-RetrievePropertiesEx.response.xml'))
+      .on(
+        'ContinueRetrievePropertiesEx',
+        replyOf('paged-2-ContinueRetrievePropertiesEx.response.xml'),
+        replyOf('paged-3-ContinueRetrievePropertiesEx.response.xml'),
+      )
+      .on('CancelRetrievePropertiesEx', {
+        status: 200,
+        body: '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><CancelRetrievePropertiesExResponse xmlns="urn:vim25"/></soapenv:Body></soapenv:Envelope>',
+      });
+
+  it('asks for the next page only when the caller takes it', async () => {
+    const caller = paged();
+    const pages: string[][] = [];
+    for await (const page of retrievePages(caller, collector, [spec], { pageSize: 2 })) {
+      pages.push(page.map((o) => o.obj.value));
+      // One page requested per page taken: none read ahead.
+      expect(caller.calls).toHaveLength(pages.length);
+    }
+    expect(pages).toEqual([['vm-101', 'vm-102'], ['vm-103', 'vm-104'], ['vm-105']]);
+    expect(caller.operations()).not.toContain('CancelRetrievePropertiesEx');
+  });
+
+  it('cancels the rest of the result when the caller stops early', async () => {
+    const caller = paged();
+    for await (const page of retrievePages(caller, collector, [spec], { pageSize: 2 })) {
+      expect(page).toHaveLength(2);
+      break;
+    }
+    expect(caller.operations()).toEqual(['RetrievePropertiesEx', 'CancelRetrievePropertiesEx']);
+    expect(caller.calls[1].envelope).toContain('<token>page-token-1</token>');
+  });
+
+  it('stops between pages when the signal fires, the rest cancelled', async () => {
+    const caller = paged();
+    const stop = new AbortController();
+    const taken: number[] = [];
+    await expect(
+      (async () => {
+        for await (const page of retrievePages(caller, collector, [spec], {
+          pageSize: 2,
+          signal: stop.signal,
+        })) {
+          taken.push(page.length);
+          stop.abort(new Error('stopping'));
+        }
+      })(),
+    ).rejects.toThrow('stopping');
+    expect(taken).toEqual([2]);
+    expect(caller.operations()).toEqual(['RetrievePropertiesEx', 'CancelRetrievePropertiesEx']);
   });
 });

@@ -1,7 +1,11 @@
 import type { SoapCaller } from '../soap/soap-transport';
 import type { XmlValue } from '../xml/decoder';
 import type { CallOptions } from '../methods/invoke';
-import { continueRetrievePropertiesEx, retrievePropertiesEx } from '../methods/property-collector';
+import {
+  cancelRetrievePropertiesEx,
+  continueRetrievePropertiesEx,
+  retrievePropertiesEx,
+} from '../methods/property-collector';
 import type { MoRef } from '../types/mo-ref';
 import type { ObjectContent, PropertyFilterSpec } from '../types/property';
 
@@ -22,15 +26,42 @@ export async function retrieveAll(
   specs: readonly PropertyFilterSpec[],
   options: RetrieveOptions = {},
 ): Promise<ObjectContent[]> {
+  const objects: ObjectContent[] = [];
+  for await (const page of retrievePages(caller, collector, specs, options)) objects.push(...page);
+  return objects;
+}
+
+/**
+ * The objects matched by `specs`, page by page as vCenter hands them (RetrievePropertiesEx, then
+ * ContinueRetrievePropertiesEx while it returns a token), so that a caller holds one page at a
+ * time. The next page is asked for only when the caller wants it; a caller that stops early (or
+ * an abort between pages) has the rest cancelled (CancelRetrievePropertiesEx, best effort), so
+ * vCenter does not keep the result until the session ends. 1 round trip per page.
+ */
+export async function* retrievePages(
+  caller: SoapCaller,
+  collector: MoRef,
+  specs: readonly PropertyFilterSpec[],
+  options: RetrieveOptions = {},
+): AsyncGenerator<readonly ObjectContent[], void, undefined> {
   const { pageSize = 1000, ...call } = options;
   let page = await retrievePropertiesEx(caller, collector, specs, pageSize, call);
-  const objects = [...page.objects];
-  while (page.token !== undefined) {
-    call.signal?.throwIfAborted();
-    page = await continueRetrievePropertiesEx(caller, collector, page.token, call);
-    objects.push(...page.objects);
+  let token = page.token;
+  try {
+    yield page.objects;
+    while (token !== undefined) {
+      call.signal?.throwIfAborted();
+      page = await continueRetrievePropertiesEx(caller, collector, token, call);
+      token = page.token;
+      yield page.objects;
+    }
+  } finally {
+    // Only when the pages were not all read: the last page carries no token.
+    if (token !== undefined)
+      await cancelRetrievePropertiesEx(caller, collector, token, { timeoutMs: call.timeoutMs }).catch(
+        () => undefined,
+      );
   }
-  return objects;
 }
 
 /**

@@ -15,6 +15,7 @@ import { PlacementRepository } from '../repositories/placement.repository';
 import { VmOperationRepository } from '../repositories/vm-operation.repository';
 import { VmPullStateRepository } from '../repositories/vm-pull-state.repository';
 import { VmViewRepository } from '../repositories/vm-view.repository';
+import { VmWatchStateRepository } from '../repositories/vm-watch-state.repository';
 import { vmDrifted, type RecordedVm } from '../domain/vm-drift';
 import { VmOperationMetrics } from '../../metrics/vm-operation-metrics';
 import { VmWatchMetrics } from '../../metrics/vm-watch-metrics';
@@ -23,9 +24,10 @@ import { VmRecordService } from './vm-record.service';
 /**
  * Drift (reconciliation beside the live subscription of VmWatchService, which records changes as
  * vCenter pushes them; what the periodic pull still finds is counted as missed by it): every
- * VSPHERE_VM_PULL_INTERVAL_MS, each offering's managed VMs are read from vCenter in
- * one property-collector round trip, compared in memory with what is recorded of them (read in a
- * few queries for the whole offering), and each changed one recorded as an operation's read-back
+ * VSPHERE_VM_PULL_INTERVAL_MS, each offering's vCenter is read page by page
+ * (VSPHERE_VM_PULL_PAGE_SIZE VMs, one property-collector round trip each), each page's managed VMs
+ * compared in memory with what is recorded of them (a few queries per page), and each changed one
+ * recorded as an operation's read-back
  * records it (VmChanged with `operation: null`); a VM gone from vCenter turns ERRED. A pull that
  * finds nothing changed opens no transaction. One instance
  * pulls an offering at a time (an advisory lock). VMs with an operation queued or running are left
@@ -46,6 +48,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     private readonly vms: VmViewRepository,
     private readonly operations: VmOperationRepository,
     private readonly recordedState: VmPullStateRepository,
+    private readonly watchStates: VmWatchStateRepository,
     private readonly placement: PlacementRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly recorder: VmRecordService,
@@ -91,7 +94,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  /** Reads every VM of the offering's vCenter at once and records those that changed. */
+  /** Reads the offering's vCenter page by page and records the VMs that changed. */
   async pullOffering(offeringUuid: string): Promise<number> {
     const took = this.metrics.pullSeconds.startTimer();
     const changed = await this.compareOffering(offeringUuid);
@@ -99,55 +102,52 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
     return changed;
   }
 
+  /**
+   * The offering's vCenter read page by page (VSPHERE_VM_PULL_PAGE_SIZE VMs), each page compared
+   * and recorded before the next is asked for, then the managed VMs no page named recorded as
+   * gone. Only the managed VMs' uuids are kept between pages: memory follows a page, not the
+   * number of VMs. The adapter stopping ends the read between pages (the rest cancelled, nothing
+   * recorded as gone).
+   */
   private async compareOffering(offeringUuid: string): Promise<number> {
     const access = await this.access.forOffering(offeringUuid);
     if (access === null) return 0;
-    const signal = AbortSignal.any([
-      this.stop.signal,
-      AbortSignal.timeout(this.config.VSPHERE_CALL_TIMEOUT_MS),
-    ]);
+    const signal = this.stop.signal;
     // Taken before vCenter is read: a VM the live subscription or an operation records while the
     // read is under way keeps what they recorded (they read vCenter after this read began).
     const readSince = await this.vms.now();
-    const remotes = access
-      .connection()
-      .then((connection) =>
-        this.vcenter.readAll(connection, { signal, timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS }),
-      );
-    return this.reconcile(offeringUuid, remotes, readSince);
-  }
-
-  /**
-   * Compares every VM of the offering with `read` (every VM of its vCenter, read at once: a
-   * pull's read, or the live subscription's initial state) and records each that changed, a VM
-   * absent from them as gone; `readSince`, when the read began, leaves alone a VM recorded since.
-   * Returns how many were recorded.
-   */
-  async reconcile(
-    offeringUuid: string,
-    read: readonly RemoteVm[] | Promise<readonly RemoteVm[]>,
-    readSince?: Date,
-  ): Promise<number> {
-    // What is recorded is read while vCenter answers: a VM recorded in between only looks changed,
-    // and recording it finds nothing to write.
-    const [remotes, recorded, networks] = await Promise.all([
-      read,
-      this.recordedState.ofOffering(offeringUuid),
-      this.placement.networksByBackendId(offeringUuid),
-    ]);
-    return this.compare(recorded, remotes, networks, readSince);
+    const unseen = await this.watchStates.backendUuids(offeringUuid);
+    const pageSize = this.config.VSPHERE_VM_PULL_PAGE_SIZE;
+    let changed = 0;
+    for await (const page of this.vcenter.readPages(await access.connection(), {
+      signal,
+      timeoutMs: this.config.VSPHERE_CALL_TIMEOUT_MS,
+      pageSize,
+    })) {
+      signal.throwIfAborted();
+      // Only managed VMs are compared; one named twice (vCenter's pages are not a snapshot) once.
+      const managed = page.filter((vm) => unseen.delete(vm.uuid));
+      changed += await this.reconcilePart(offeringUuid, managed, [], readSince);
+    }
+    signal.throwIfAborted();
+    const gone = [...unseen];
+    for (let at = 0; at < gone.length; at += pageSize)
+      changed += await this.reconcilePart(offeringUuid, [], gone.slice(at, at + pageSize), readSince);
+    return changed;
   }
 
   /**
    * Compares the recorded VMs of the offering that `remotes` (a part of vCenter's VMs) name, and
    * those of `absent` (vCenter uuids it has no VM of any more), and records each that changed, an
-   * absent one as gone; the rest is left as it is. Returns how many were recorded. What the live
-   * subscription's initial state is compared with, part by part, so that memory follows a part.
+   * absent one as gone; the rest is left as it is. `readSince`, when the read of `remotes` began,
+   * leaves alone a VM recorded since. Returns how many were recorded. What a pull and the live
+   * subscription's initial state are compared with, part by part, so that memory follows a part.
    */
   async reconcilePart(
     offeringUuid: string,
     remotes: readonly RemoteVm[],
     absent: readonly string[] = [],
+    readSince?: Date,
   ): Promise<number> {
     const uuids = [...remotes.map((vm) => vm.uuid), ...absent];
     if (uuids.length === 0) return 0;
@@ -155,7 +155,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       this.recordedState.ofOffering(offeringUuid, uuids),
       this.placement.networksByBackendId(offeringUuid),
     ]);
-    return this.compare(recorded, remotes, networks);
+    return this.compare(recorded, remotes, networks, readSince);
   }
 
   private async compare(

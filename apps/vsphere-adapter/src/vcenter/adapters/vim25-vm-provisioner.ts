@@ -13,6 +13,7 @@ import {
   powerOnVm,
   readDatacenters,
   readVirtualMachine,
+  readVirtualMachinePages,
   readVirtualMachines,
   rebootGuestOs,
   reconfigureHardware,
@@ -402,6 +403,15 @@ export class Vim25VmProvisioner implements VmProvisioner, OnApplicationShutdown 
     const vim = await this.vim(connection, 'short', options);
     const infos = await readVirtualMachines(vim, options);
     return infos.filter((info) => !info.template).map((info) => toRemoteVm(info, ''));
+  }
+
+  async *readPages(
+    connection: VcenterConnection,
+    options: VmCallOptions & { readonly pageSize: number },
+  ): AsyncGenerator<RemoteVm[]> {
+    const vim = await this.vim(connection, 'short', options);
+    for await (const infos of readVirtualMachinePages(vim, options))
+      yield infos.filter((info) => !info.template).map((info) => toRemoteVm(info, ''));
   }
 
   async guestPower(

@@ -172,6 +172,15 @@ export interface VmProvisioner {
    * annotations. One property-collector round trip over a container view.
    */
   readAll(connection: VcenterConnection, options: VmCallOptions): Promise<RemoteVm[]>;
+  /**
+   * What readAll reads, page by page (`pageSize` VMs at most a page; templates left out, so a page
+   * may hold fewer), each page read when the caller asks for it: a caller holds one page at a time.
+   * One property-collector round trip per page; stopping early cancels the rest.
+   */
+  readPages(
+    connection: VcenterConnection,
+    options: VmCallOptions & { readonly pageSize: number },
+  ): AsyncIterable<RemoteVm[]>;
   /** ShutdownGuest or RebootGuest: returns once vCenter accepted it, before the guest acted. */
   guestPower(
     connection: VcenterConnection,
