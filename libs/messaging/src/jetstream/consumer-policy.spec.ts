@@ -1,4 +1,10 @@
-import { outcomeOfFailure, PermanentFailure, retryDelay, type ConsumerPolicy } from './consumer-policy';
+import {
+  DEFAULT_CONSUMER_POLICY,
+  outcomeOfFailure,
+  PermanentFailure,
+  retryDelay,
+  type ConsumerPolicy,
+} from './consumer-policy';
 
 const policy: ConsumerPolicy = {
   ackWaitMs: 30_000,
@@ -33,5 +39,11 @@ describe('consumer policy', () => {
       outcome: 'poison',
       reason: 'unknown offering type',
     });
+  });
+
+  it('retries a message waiting on a dependency within 5 s of its return by default, however long it was away', () => {
+    const delays = [1, 2, 3, 4, 5, 50, 500].map((count) => retryDelay(DEFAULT_CONSUMER_POLICY, count));
+    expect(Math.max(...delays)).toBeLessThanOrEqual(5_000);
+    expect(delays.at(-1)).toBe(5_000);
   });
 });
