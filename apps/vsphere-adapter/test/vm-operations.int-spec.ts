@@ -7,7 +7,6 @@ import {
   powerOffVm,
   powerOnVm,
   readVirtualMachine,
-  readVmFolders,
   type MoRef,
 } from '@app/vim25';
 import type { Envelope, RequestReply, VmChanged, VmOperationView } from '@app/contracts';
@@ -27,17 +26,8 @@ import { VmRecordService } from '../src/machines/services/vm-record.service';
 import { VM_PROVISIONER, type VmProvisioner } from '../src/vcenter/ports/vm-provisioner.port';
 import type { AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
-import {
-  assign,
-  envelopeOf,
-  inventoryOf,
-  orderSubmitted,
-  publishOrder,
-  validate,
-  vmsOfOrder,
-  waitForAnswer,
-} from './support/order-fixture';
-import { ask, dataOf, saveAndSettle, staff, type RequestClient } from './support/requests';
+import { assignSuiteFolder, connectSuiteVcenter, orderVm } from './support/device-suite';
+import { ask, dataOf, staff, type RequestClient } from './support/requests';
 import type { VcsimLibrary } from './support/vcsim-library';
 
 jest.setTimeout(120_000);
@@ -123,38 +113,19 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
       },
     }));
     await library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 1024 });
-    await saveAndSettle(client, offering, {
-      backend_url: sim.url,
-      username: sim.username,
-      password: sim.password,
-      ca_pem: sim.caPem,
-      default_cluster_label: 'DC0_C0',
+    const suite = { sim, db, nats, adapter, client, library };
+    const inv = await connectSuiteVcenter(suite, offering);
+    const ordered = await orderVm(suite, {
+      offering,
+      customer,
+      name: 'ops-1',
+      template: inv.templates.get('Ubuntu-22.04')!,
+      network: inv.networks.get('DC0_DVPG0')!,
+      folder: await assignSuiteFolder(suite, customer, inv),
+      limits: { cpu: 2, ram: 2048 },
     });
-    const inv = await inventoryOf(client, offering);
-    const network = inv.networks.get('DC0_DVPG0')!;
-    await assign(client, 'networks', customer, network.uuid);
-    const dcFolders = new Set((await readVmFolders(library.connection)).map((f) => f.ref.value));
-    const folder = [...inv.folders.values()].find((f) => f.name !== 'vm' && dcFolders.has(f.backend_id))!;
-    await assign(client, 'folders', customer, folder.uuid);
-    const validated = dataOf(
-      await validate(client, {
-        offering_uuid: offering,
-        customer_uuid: customer,
-        attributes: {
-          name: 'ops-1',
-          template: inv.templates.get('Ubuntu-22.04')!.uuid,
-          networks: [{ url: `/api/vmware-networks/${network.uuid}/` }],
-          folder: folder.uuid,
-        },
-        limits: { cpu: 2, ram: 2048 },
-      }),
-    );
-    const order = orderSubmitted({ offeringUuid: offering, customerUuid: customer, ...validated });
-    await publishOrder(nats, envelopeOf(order));
-    expect((await waitForAnswer(nats, order.orderUuid)).type).toBe('OrderDone');
-    const [vm] = await vmsOfOrder(library.connection, order.orderUuid);
-    vmUuid = vm.instanceUuid!;
-    ref = vm.ref;
+    vmUuid = ordered.vmUuid;
+    ref = ordered.ref;
   });
 
   afterAll(() => stopAdapterSuite({ adapter, client, library, sim, nats, db }));

@@ -7,7 +7,6 @@ import {
   powerOnVm,
   readVirtualMachine,
   readVirtualMachines,
-  readVmFolders,
   reconfigureHardware,
   removeNic,
   retrieveProperty,
@@ -28,17 +27,8 @@ import { VmUpdateApplier } from '../src/machines/services/vm-update-applier.serv
 import { VmWatchService } from '../src/machines/services/vm-watch.service';
 import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
-import {
-  assign,
-  envelopeOf,
-  inventoryOf,
-  orderSubmitted,
-  publishOrder,
-  validate,
-  vmsOfOrder,
-  waitForAnswer,
-} from './support/order-fixture';
-import { dataOf, saveAndSettle, type RequestClient } from './support/requests';
+import { assignSuiteFolder, connectSuiteVcenter, orderVm } from './support/device-suite';
+import type { RequestClient } from './support/requests';
 import type { VcsimLibrary } from './support/vcsim-library';
 
 jest.setTimeout(180_000);
@@ -125,38 +115,19 @@ describe('the live subscription to vCenter: changes made in vcsim recorded with 
       env: WATCH_ENV,
     }));
     await library.publish('Ubuntu-22.04', { nics: 1, memoryMB: 1024 });
-    await saveAndSettle(client, offering, {
-      backend_url: sim.url,
-      username: sim.username,
-      password: sim.password,
-      ca_pem: sim.caPem,
-      default_cluster_label: 'DC0_C0',
+    const suite = { sim, db, nats, adapter, client, library };
+    const inv = await connectSuiteVcenter(suite, offering);
+    const ordered = await orderVm(suite, {
+      offering,
+      customer,
+      name: 'watch-1',
+      template: inv.templates.get('Ubuntu-22.04')!,
+      network: inv.networks.get('DC0_DVPG0')!,
+      folder: await assignSuiteFolder(suite, customer, inv),
+      limits: { cpu: 2, ram: 2048 },
     });
-    const inv = await inventoryOf(client, offering);
-    const network = inv.networks.get('DC0_DVPG0')!;
-    await assign(client, 'networks', customer, network.uuid);
-    const dcFolders = new Set((await readVmFolders(library.connection)).map((f) => f.ref.value));
-    const folder = [...inv.folders.values()].find((f) => f.name !== 'vm' && dcFolders.has(f.backend_id))!;
-    await assign(client, 'folders', customer, folder.uuid);
-    const validated = dataOf(
-      await validate(client, {
-        offering_uuid: offering,
-        customer_uuid: customer,
-        attributes: {
-          name: 'watch-1',
-          template: inv.templates.get('Ubuntu-22.04')!.uuid,
-          networks: [{ url: `/api/vmware-networks/${network.uuid}/` }],
-          folder: folder.uuid,
-        },
-        limits: { cpu: 2, ram: 2048 },
-      }),
-    );
-    const order = orderSubmitted({ offeringUuid: offering, customerUuid: customer, ...validated });
-    await publishOrder(nats, envelopeOf(order));
-    expect((await waitForAnswer(nats, order.orderUuid)).type).toBe('OrderDone');
-    const [vm] = await vmsOfOrder(library.connection, order.orderUuid);
-    vmUuid = vm.instanceUuid!;
-    ref = vm.ref;
+    vmUuid = ordered.vmUuid;
+    ref = ordered.ref;
   });
 
   afterAll(() => stopAdapterSuite({ adapter, client, library, sim, nats, db }));

@@ -1,4 +1,4 @@
-import type { MoRef } from '@app/vim25';
+import { readVmFolders, type MoRef } from '@app/vim25';
 import type { AdapterSuite } from './adapter-suite';
 import {
   assign,
@@ -50,8 +50,23 @@ export async function assignForExistingVms(
 }
 
 /**
- * Orders a VM from `template` for `customer` (on `network` when given) and waits for it: its
- * vCenter uuid, moref and row uuid.
+ * Assigns to `customer` the offering's VM folder of the suite's datacenter other than its root
+ * `vm` folder (vcsim's `-folder 1`), and answers it.
+ */
+export async function assignSuiteFolder(
+  suite: AdapterSuite,
+  customer: string,
+  inventory: Awaited<ReturnType<typeof inventoryOf>>,
+): Promise<Listed> {
+  const dcFolders = new Set((await readVmFolders(suite.library.connection)).map((f) => f.ref.value));
+  const folder = [...inventory.folders.values()].find((f) => f.name !== 'vm' && dcFolders.has(f.backend_id))!;
+  await assign(suite.client, 'folders', customer, folder.uuid);
+  return folder;
+}
+
+/**
+ * Orders a VM from `template` for `customer` (on `network`, in `folder` when given; 1 vCPU and
+ * 1 GiB unless `limits` say otherwise) and waits for it: its vCenter uuid, moref and row uuid.
  */
 export async function orderVm(
   suite: AdapterSuite,
@@ -61,6 +76,8 @@ export async function orderVm(
     name: string;
     template: Listed;
     network?: Listed;
+    folder?: Listed;
+    limits?: { cpu: number; ram: number };
     /** The ordering project (a fresh one unless given). */
     project?: string;
   },
@@ -77,8 +94,9 @@ export async function orderVm(
         ...(request.network === undefined
           ? {}
           : { networks: [{ url: `/api/vmware-networks/${request.network.uuid}/` }] }),
+        ...(request.folder === undefined ? {} : { folder: request.folder.uuid }),
       },
-      limits: { cpu: 1, ram: 1024 },
+      limits: request.limits ?? { cpu: 1, ram: 1024 },
     }),
   );
   const order = orderSubmitted({
