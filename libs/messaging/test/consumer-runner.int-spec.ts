@@ -175,6 +175,30 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
     expect((await info()).num_redelivered).toBe(0);
   });
 
+  it('holds no more messages than it has slots for: one queued behind a full window is never redelivered', async () => {
+    const handled: string[] = [];
+    // Each handler outlives the ack wait (its heartbeats keep it), so a message pulled early and
+    // left waiting in the client would run out its ack wait and be delivered a second time.
+    const { subject, info } = await startRunner(
+      async (envelope) => {
+        await sleep(POLICY.ackWaitMs * 1.3);
+        handled.push(envelope.correlationId);
+        return DONE;
+      },
+      POLICY,
+    );
+    const orders = Array.from({ length: POLICY.concurrency * 3 }, (_, index) => `queued-${index + 10}`);
+    for (const order of orders)
+      await publishEvent(fx.js, subject, buildEnvelope(OrderErredEvent, erred(), order));
+    await waitFor(async () => {
+      const state = await info();
+      return state.num_pending === 0 && state.num_ack_pending === 0;
+    }, 20_000);
+    expect(handled.sort()).toEqual(orders);
+    // Every delivery takes a consumer sequence number, a redelivery too.
+    expect((await info()).delivered.consumer_seq).toBe(orders.length);
+  });
+
   it('abandons a handler past its deadline, frees its slot and redelivers its message', async () => {
     const calls: string[] = [];
     let aborted = 0;

@@ -1,5 +1,5 @@
 import type { Envelope, EventContract } from '@app/contracts';
-import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { Consumer, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { withOrderContext } from '@app/platform/logging/json-logger';
 import type { MessagingMetrics } from '../metrics/messaging-metrics';
@@ -40,35 +40,41 @@ export interface ConsumerRunnerOptions {
 
 class HandlerDeadline extends Error {}
 
-// After a consume loop ends unexpectedly (the consumer was deleted, JetStream was away at the pull),
-// it is opened again after this pause rather than leaving the service deaf.
+// After a pull fails (the consumer was deleted, JetStream was away at the pull), the durable is
+// opened again after this pause rather than leaving the service deaf.
 const REOPEN_PAUSE_MS = 1_000;
 /**
  * How long one pull waits at the consumer's leader. The server sends a heartbeat every half of it,
- * and two missed heartbeats make the library pull again, now from whichever node leads the consumer.
+ * and two missed heartbeats end the pull, so the next one goes to whichever node leads the consumer.
  * With the library's 30 s default, a durable whose leader's node died stayed deaf for 30 s (all of
  * a shorter outage): a pull waiting on a dead node is never answered nor expired by anyone.
  */
 const PULL_EXPIRES_MS = 3_000;
 
 /**
- * Pulls from a durable consumer and maps every handler outcome to ack, nak with delay or term.
+ * Pulls from a durable consumer, no more than it has free slots for, and maps every handler
+ * outcome to ack, nak with delay or term.
  * A malformed message (not JSON, or failing its schema) is terminated with a logged reason and the
  * loop goes on. Up to `policy.concurrency` messages are handled at once; a handler past
  * `policy.handlerTimeoutMs` is abandoned and its message redelivered.
  */
 export class ConsumerRunner {
-  private messages?: ConsumerMessages;
+  private consumer?: Consumer;
+  private batch?: ConsumerMessages;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aborts = new Set<AbortController>();
   private loop?: Promise<void>;
   private stopping = false;
+  private readonly stopSignal = new AbortController();
+  private readonly stopped = new Promise<void>((resolve) =>
+    this.stopSignal.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 
   constructor(private readonly options: ConsumerRunnerOptions) {}
 
   async start(): Promise<void> {
-    this.messages = await this.open();
-    this.loop = this.keepConsuming(this.messages);
+    this.consumer = await this.open();
+    this.loop = this.keepPulling();
   }
 
   /**
@@ -77,7 +83,8 @@ export class ConsumerRunner {
    */
   async stop(graceMs = this.options.policy.handlerTimeoutMs): Promise<void> {
     this.stopping = true;
-    await this.messages?.close();
+    this.stopSignal.abort();
+    await this.batch?.close();
     await this.loop;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
@@ -87,50 +94,51 @@ export class ConsumerRunner {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async open(): Promise<ConsumerMessages> {
-    const { js, durable, policy } = this.options;
-    const consumer = await js.consumers.get(durable.stream, durable.durable);
-    return consumer.consume({ max_messages: policy.concurrency, expires: PULL_EXPIRES_MS });
+  private open(): Promise<Consumer> {
+    const { js, durable } = this.options;
+    return js.consumers.get(durable.stream, durable.durable);
   }
 
-  private async keepConsuming(first: ConsumerMessages): Promise<void> {
-    let messages = first;
-    for (;;) {
+  /**
+   * Pulls only as many messages as there are free slots, once there are: a message this process
+   * holds is a message being handled, its ack wait kept alive by the handler's heartbeats. The
+   * library's `consume()` pulls the next messages once three quarters of a window has arrived, not
+   * once it is handled, so behind a full window about another window waited in the client, its ack
+   * wait running out: under load, VM orders were redelivered (to the other instance too) while still
+   * queued here, and each was then worked twice (8 of 12 messages in the runner's test).
+   */
+  private async keepPulling(): Promise<void> {
+    while (!this.stopping) {
       try {
-        await this.run(messages);
+        this.consumer ??= await this.open();
+        await this.pullFreeSlots(this.consumer);
       } catch (error) {
-        this.options.logger.warn(
-          { err: error, durable: this.options.durable.durable },
-          'consume loop failed',
-        );
-      }
-      if (this.stopping) return;
-      for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, REOPEN_PAUSE_MS));
+        // The durable deleted, JetStream away at the pull, its leader's node gone (missed
+        // heartbeats): opened again after a pause rather than leaving the service deaf.
+        this.consumer = undefined;
         if (this.stopping) return;
-        try {
-          messages = this.messages = await this.open();
-          break;
-        } catch (error) {
-          this.options.logger.warn(
-            { err: error, durable: this.options.durable.durable },
-            'consumer not reachable yet',
-          );
-        }
+        this.options.logger.warn({ err: error, durable: this.options.durable.durable }, 'pull failed');
+        await new Promise((resolve) => setTimeout(resolve, REOPEN_PAUSE_MS));
       }
     }
   }
 
-  private async run(messages: ConsumerMessages): Promise<void> {
-    for await (const message of messages) {
+  private async pullFreeSlots(consumer: Consumer): Promise<void> {
+    const { concurrency } = this.options.policy;
+    while (this.inFlight.size >= concurrency && !this.stopping)
+      await Promise.race([...this.inFlight, this.stopped]);
+    if (this.stopping) return;
+    this.batch = await consumer.fetch({
+      max_messages: concurrency - this.inFlight.size,
+      expires: PULL_EXPIRES_MS,
+    });
+    for await (const message of this.batch) {
       if (this.stopping) {
         message.nak();
         continue;
       }
       const task = this.handle(message).finally(() => this.inFlight.delete(task));
       this.inFlight.add(task);
-      // Hold the loop while the window is full, so `max_messages` bounds what this process holds.
-      if (this.inFlight.size >= this.options.policy.concurrency) await Promise.race(this.inFlight);
     }
   }
 
