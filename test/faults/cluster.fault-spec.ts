@@ -8,9 +8,14 @@ import { ClusterSystem } from './support/cluster-system';
 import { httpCall, TERMINAL_STATES } from './support/fault-system';
 import { auditOrders, describeProblems } from './support/order-audit';
 import { ResumingSubscriber, type ReceivedMessage } from './support/resuming-subscriber';
-import { envNumber, sleep, until } from './support/wait';
+import { envNumber, sleep, until, untilNoneRemain } from './support/wait';
 
-jest.setTimeout(300_000);
+// A limit for a hang: the waits below go on while orders keep ending, as they do more slowly on a
+// machine with other work beside the suite (two busy loops: 450 of 500 orders done 120 s after the
+// load, the rest still ending).
+jest.setTimeout(900_000);
+/** How long no order may end before the suite counts the rest as stuck. */
+const STALL_MS = 60_000;
 
 const ORDERS = envNumber('CLUSTER_ORDERS', 500);
 /** Orders submitted per second, alternating between the two gateways. */
@@ -130,7 +135,7 @@ describe('the system on a three-node NATS cluster with two instances of every ap
       const { killedAt, servingAt } = await system.crashAndRestart(app, index);
       crashes[app] = { index, downMs: servingAt - killedAt };
     }
-    await until(() => Promise.resolve(load.attempts.length >= ORDERS), 120_000);
+    await untilNoneRemain(() => Promise.resolve(ORDERS - load.attempts.length), STALL_MS);
     await load.stop();
     const loadSeconds = (Date.now() - started) / 1000;
 
@@ -141,16 +146,16 @@ describe('the system on a three-node NATS cluster with two instances of every ap
          WHERE attributes->>'name' LIKE 'cluster-%'`,
       );
     let orders = await stored();
-    const settled = await until(async () => {
+    const open = await untilNoneRemain(async () => {
       orders = await stored();
-      return orders.every((order) => TERMINAL_STATES.includes(order.state));
-    }, 120_000);
+      return orders.filter((order) => !TERMINAL_STATES.includes(order.state)).length;
+    }, STALL_MS);
     const settledSeconds = (Date.now() - started) / 1000;
     const accepted = load.accepted();
     const outcomes = load.outcomes();
-    if (settled === undefined)
+    if (open > 0)
       throw new Error(
-        `orders still open 120 s after the load: ` +
+        `${open} orders still open, none ended in the last ${STALL_MS / 1000} s: ` +
           orders
             .filter((order) => !TERMINAL_STATES.includes(order.state))
             .map((o) => `${o.name} ${o.state}`)

@@ -15,6 +15,28 @@ export async function until(
   }
 }
 
+/**
+ * Polls `remaining` until it counts 0; gives up only once the count has not fallen for `stallMs`,
+ * resolving with the last count. For work whose pace is the machine's (hundreds of VM orders on a
+ * CI machine with other work beside it): a slower machine takes longer, a stuck order still fails.
+ */
+export async function untilNoneRemain(
+  remaining: () => Promise<number>,
+  stallMs: number,
+  everyMs = 500,
+): Promise<number> {
+  let lowest = Infinity;
+  let fellAt = Date.now();
+  for (;;) {
+    // A probe that throws (a dependency still down) counts as no progress.
+    const count = await remaining().catch(() => lowest);
+    if (count === 0) return 0;
+    if (count < lowest) [lowest, fellAt] = [count, Date.now()];
+    if (Date.now() - fellAt > stallMs) return count;
+    await sleep(everyMs);
+  }
+}
+
 /** A whole number from the environment, for quick local runs; the committed default otherwise. */
 export function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
