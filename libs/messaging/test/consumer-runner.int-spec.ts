@@ -179,14 +179,11 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
     const handled: string[] = [];
     // Each handler outlives the ack wait (its heartbeats keep it), so a message pulled early and
     // left waiting in the client would run out its ack wait and be delivered a second time.
-    const { subject, info } = await startRunner(
-      async (envelope) => {
-        await sleep(POLICY.ackWaitMs * 1.3);
-        handled.push(envelope.correlationId);
-        return DONE;
-      },
-      POLICY,
-    );
+    const { subject, info } = await startRunner(async (envelope) => {
+      await sleep(POLICY.ackWaitMs * 1.3);
+      handled.push(envelope.correlationId);
+      return DONE;
+    }, POLICY);
     const orders = Array.from({ length: POLICY.concurrency * 3 }, (_, index) => `queued-${index + 10}`);
     for (const order of orders)
       await publishEvent(fx.js, subject, buildEnvelope(OrderErredEvent, erred(), order));
