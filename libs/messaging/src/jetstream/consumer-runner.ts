@@ -132,6 +132,8 @@ export class ConsumerRunner {
       max_messages: concurrency - this.inFlight.size,
       expires: PULL_EXPIRES_MS,
     });
+    // A stop that came while the pull was being sent: end it now, not when it expires.
+    if (this.stopping) void this.batch.close();
     for await (const message of this.batch) {
       if (this.stopping) {
         message.nak();
