@@ -27,6 +27,8 @@ interface OutageReport {
   dependency: string;
   probes: Probe[];
   exited: string[];
+  /** How long the dependency took to start and answer again. */
+  startSeconds: number;
   healthBackSeconds?: number;
   ordersDoneSeconds?: number;
   orders: number;
@@ -125,8 +127,11 @@ export function describeOutage(dependency: keyof typeof CASES): void {
         probes.push({ at: at - began, rest, health });
         await sleep(Math.min(PROBE_EVERY_MS - (Date.now() - at), OUTAGE_MS - (Date.now() - began)));
       }
-      const returned = Date.now();
+      // The return is the moment the dependency answers again: its own start (a Postgres recovery,
+      // slower on a loaded machine) is not the system's recovery time.
+      const starting = Date.now();
       await start();
+      const returned = Date.now();
       const orders = await ordersUntil(returned);
       const allDone = async () => {
         const states = await system.orderStates(orders);
@@ -154,6 +159,7 @@ export function describeOutage(dependency: keyof typeof CASES): void {
         exited: [...exited].map(
           (app) => `${app} (${system.app(app).exitStatus})\n${system.app(app).tail(6)}`,
         ),
+        startSeconds: (returned - starting) / 1000,
         healthBackSeconds: healthBack === undefined ? undefined : (healthBack - returned) / 1000,
         ordersDoneSeconds: ordersDone === undefined ? undefined : (ordersDone - returned) / 1000,
         orders: orders.length,
@@ -253,7 +259,8 @@ function describeReport(report: OutageReport): string {
   }
   const slowest = Math.max(0, ...report.probes.map((p) => Math.max(p.rest.ms, p.health.ms)));
   return [
-    `${report.dependency}: health back ${seconds(report.healthBackSeconds)} s and orders done ` +
+    `${report.dependency} (answering ${report.startSeconds.toFixed(1)} s after its start): ` +
+      `health back ${seconds(report.healthBackSeconds)} s and orders done ` +
       `${seconds(report.ordersDoneSeconds)} s after its return; ${report.orders} orders, ${report.lost} lost, ` +
       `${report.doubled} doubled; exited: ${report.exited.length ? report.exited.map((e) => e.split('\n')[0]).join(', ') : 'none'}`,
     `  REST during the outage (${report.probes.length} probes, slowest answer ${slowest} ms):`,
