@@ -7,6 +7,7 @@ import { outcomeOfFailure, type ConsumerPolicy } from './consumer-policy';
 import { decodeEvent } from './decode-event';
 import type { HandlerOutcome } from './handler-outcome';
 import type { DurableSpec } from './ensure-topology';
+import { untilJetStreamAnswers } from './until-jetstream-answers';
 
 export interface DeliveryContext {
   deliveryCount: number;
@@ -72,8 +73,18 @@ export class ConsumerRunner {
 
   constructor(private readonly options: ConsumerRunnerOptions) {}
 
+  /**
+   * Opens the durable, waiting while JetStream says "not now": on a cluster that has just regained
+   * its quorum, the durable's set-up can be answered and its first look-up refused (10008) a moment
+   * later — an order service then exited at start in the quorum e2e suite.
+   */
   async start(): Promise<void> {
-    this.consumer = await this.open();
+    const { logger, durable } = this.options;
+    this.consumer = await untilJetStreamAnswers(
+      () => this.open(),
+      (reason, delayMs) =>
+        logger.warn({ reason, delayMs, durable: durable.durable }, 'waiting for JetStream to open a durable'),
+    );
     this.loop = this.keepPulling();
   }
 
