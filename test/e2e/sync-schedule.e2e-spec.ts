@@ -99,11 +99,14 @@ describe('sync-scheduler: every vSphere offering synchronised once per interval,
     const elapsedIntervals = (Date.now() - started) / INTERVAL_MS;
     for (const name of ['first', 'second']) {
       const times = timesOf(events, offering[name]);
-      // The first at start, then one per interval: never two inside one interval.
+      // The first at start, then one per interval: never two inside one interval. The interval is
+      // kept in Postgres's clock (the claim's now(), the transaction's start); an event's occurredAt
+      // is stamped after the claim, a moment later, and that moment varies with the machine's load
+      // (1,949 ms apart beside two busy loops): a tenth of the interval is left for it.
       expect(times.length).toBeGreaterThanOrEqual(Math.floor(elapsedIntervals));
       expect(times.length).toBeLessThanOrEqual(Math.ceil(elapsedIntervals) + 1);
       for (let i = 1; i < times.length; i++)
-        expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(INTERVAL_MS - 50);
+        expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(INTERVAL_MS * 0.9);
     }
     expect(timesOf(events, offering.archived)).toEqual([]);
     // The ERRED offering was really synchronised on each request, by the adapter, and stays ERRED.
