@@ -23,7 +23,9 @@ import type { TestNats } from '../../../test/support/test-nats';
 import { eventually } from '../../../test/support/virtual-machines';
 import type { VcsimWithFront } from '../../../test/support/vcsim-front';
 import { HealthController } from '../src/controllers/health.controller';
+import { VmPullService } from '../src/machines/services/vm-pull.service';
 import { VmUpdateApplier } from '../src/machines/services/vm-update-applier.service';
+import type { RemoteVm } from '../src/vcenter/ports/vm-provisioner.port';
 import { VmWatchService } from '../src/machines/services/vm-watch.service';
 import { credentialKey, startAdapter, type AdapterInstance } from './support/adapter-harness';
 import { startAdapterSuite, stopAdapterSuite } from './support/adapter-suite';
@@ -394,5 +396,52 @@ describe('the live subscription to vCenter: changes made in vcsim recorded with 
       cpu: 4,
     });
     expect((await vmChanges()).length).toBe(since);
+  });
+
+  it('keeps a VM gone when a pull finds it gone while an answer that names it is read, and takes back one recorded gone before the answer', async () => {
+    expect(await recorded()).toMatchObject({ state: 'ERRED' });
+    const applier = adapter.app.get(VmUpdateApplier);
+    // The VM as vCenter answered it before its deletion.
+    const before: RemoteVm = {
+      moref: ref.value,
+      uuid: vmUuid,
+      name: 'watch-1',
+      annotation: '',
+      runtimeState: 'POWERED_OFF',
+      cpu: 3,
+      coresPerSocket: 1,
+      ram: 2048,
+      disks: [],
+      nics: [],
+      toolsState: 'NOT_RUNNING',
+      toolsInstalled: false,
+    };
+    // An answer that arrives after the VM was recorded gone brings it back (a VM gone from the
+    // view, then in it again), with its VmChanged.
+    const since = (await vmChanges()).length;
+    const back = await applier.apply(offering, [{ moref: ref.value, kind: 'whole', remote: before }], () =>
+      Promise.resolve([]),
+    );
+    expect(back.changed).toBe(1);
+    expect(await recorded()).toMatchObject({ state: 'OK', error_message: '', cpu: 3 });
+
+    // An answer that names it arrives; while it is read, a pull finds it gone (it is, in vcsim).
+    const read = await applier.apply(offering, [{ moref: ref.value, kind: 'read' }], async () => {
+      await adapter.app.get(VmPullService).reconcilePart(offering, [], [vmUuid]);
+      return [before];
+    });
+    expect(read.changed).toBe(0);
+    expect(await recorded()).toMatchObject({
+      state: 'ERRED',
+      error_message: 'The virtual machine no longer exists in vCenter.',
+    });
+    // The return, then the pull's gone: the VmChanged of each, in that order.
+    const changes = await eventually(
+      async () => (await vmChanges()).slice(since),
+      (found) => found.length >= 2,
+      20_000,
+      'the VmChanged of the return and of the gone',
+    );
+    expect(changes.map((e) => e.vm.state)).toEqual(['OK', 'ERRED']);
   });
 });

@@ -241,7 +241,7 @@ export class VmOperationRunner implements OnApplicationBootstrap, BeforeApplicat
         state: 'done',
         errorMessage: '',
       });
-      await this.recorder.recordRemote(tx, queued.vmRowUuid, remote, networks, view, claim);
+      await this.recorder.recordRemote(tx, queued.vmRowUuid, remote, networks, view, { claim });
     });
   }
 

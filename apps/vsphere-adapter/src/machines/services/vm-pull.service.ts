@@ -175,7 +175,7 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       const appended = await this.unitOfWork.run((tx) =>
         remote === undefined
           ? this.recorder.recordGone(tx, vm.rowUuid, null, readSince)
-          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null, undefined, readSince),
+          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null, { readSince }),
       );
       if (appended) changed++;
     }

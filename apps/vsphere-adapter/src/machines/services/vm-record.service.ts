@@ -19,6 +19,21 @@ export type FailureTarget =
   /** A refusal: nothing Erred; the device it concerned (an extend's, a delete's) is OK again. */
   | { kind: 'none'; device?: { table: 'disk' | 'port'; uuid: string } };
 
+/** Where a whole read of a VM came from, as recordRemote weighs it against the record. */
+export interface RemoteReadOptions {
+  /** The device an operation created, with the key vCenter gave it. */
+  readonly claim?: { readonly table: 'disk' | 'port'; readonly uuid: string; readonly deviceKey: number };
+  /** When the caller began the read: a VM recorded changed after it is left as it is. */
+  readonly readSince?: Date;
+  /**
+   * When the live subscription's answer arrived: a VM recorded gone after it stays gone. Whoever
+   * found it gone read vCenter after the answer's state (vCenter does not reuse morefs, so a VM
+   * absent once and present later by the same moref is not one), and the answer's `leave`
+   * follows; taking the answer would count a deleted VM's quota again until then.
+   */
+  readonly answeredAt?: Date;
+}
+
 /**
  * Records what happens to a VM in the caller's transaction, each change with its VmChanged (the
  * VM's uuid as correlation id, so its events keep their order): an operation beginning, vCenter's
@@ -45,9 +60,7 @@ export class VmRecordService {
 
   /**
    * Records the VM as vCenter has it, OK again; appends VmChanged when anything changed or when
-   * an operation ended. `claim` gives a device an operation created its key. `readSince`: when the
-   * caller began the read `remote` came from; a VM recorded changed after it is left as it is.
-   * Returns whether a VmChanged was appended.
+   * an operation ended. Returns whether a VmChanged was appended.
    */
   async recordRemote(
     tx: Transaction,
@@ -55,11 +68,11 @@ export class VmRecordService {
     remote: RemoteVm,
     networkUuids: ReadonlyMap<string, string>,
     operation: VmOperationView | null,
-    claim?: { readonly table: 'disk' | 'port'; readonly uuid: string; readonly deviceKey: number },
-    readSince?: Date,
+    { claim, readSince, answeredAt }: RemoteReadOptions = {},
   ): Promise<boolean> {
     const before = await this.vms.lock(tx, rowUuid);
     if (before === null || recordedAfter(before, readSince)) return false;
+    if (answeredAt !== undefined && isRecordedGone(before) && before.modified > answeredAt) return false;
     const devices = await this.devices.reconcile(tx, rowUuid, remote, networkUuids, claim);
     const snapshotsChanged = await this.snapshots.reconcile(tx, rowUuid, remote);
     // The device a finished operation concerned is OK again (a deleted one has no row left).

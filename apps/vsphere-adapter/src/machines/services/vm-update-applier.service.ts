@@ -4,6 +4,7 @@ import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
 import type { VmChange } from '../domain/vm-update-coalesce';
 import { PlacementRepository } from '../repositories/placement.repository';
 import { VmOperationRepository } from '../repositories/vm-operation.repository';
+import { VmViewRepository } from '../repositories/vm-view.repository';
 import { VmWatchStateRepository } from '../repositories/vm-watch-state.repository';
 import { VmRecordService } from './vm-record.service';
 
@@ -24,9 +25,9 @@ export interface AppliedAnswer {
  * Applies one answer of the live subscription, coalesced per VM (coalesceUpdates), in vCenter's
  * order, one transaction per VM, each recorded as a pull records it (VmRecordService: VmChanged
  * with `operation: null`, gone → ERRED). What the answer carries is recorded as it is: a VM whole
- * (`enter`), the figures a `modify` assigned (a power state, a name, a size) or its leaving; only
- * the VMs whose change it does not carry whole (devices, snapshots) are read, all in one round
- * trip. VMs of others cost one index probe for the whole answer; VMs with an operation queued or
+ * (`enter`), the figures a `modify` assigned (a power state, a name, a size) or its leaving; a VM
+ * recorded gone after the answer arrived stays gone (RemoteReadOptions.answeredAt). Only the VMs
+ * whose change it does not carry whole (devices, snapshots) are read, all in one round trip. VMs of others cost one index probe for the whole answer; VMs with an operation queued or
  * running are left to its read-back, as the pull leaves them, and answered as `deferred`.
  */
 @Injectable()
@@ -37,6 +38,7 @@ export class VmUpdateApplier {
     private readonly placement: PlacementRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly recorder: VmRecordService,
+    private readonly vms: VmViewRepository,
   ) {}
 
   /** Records the managed VMs among `changes`, reading with `read` those it must. */
@@ -50,6 +52,9 @@ export class VmUpdateApplier {
       changes.map((c) => c.moref),
     );
     if (managed.length === 0) return { changed: 0, read: 0, deferred: [] };
+    // Before anything is read: an answer (or a read) applied late must not bring back a VM a pull
+    // found gone meanwhile.
+    const answeredAt = await this.vms.now();
     const busy = await this.operations.busyVms(managed.map((vm) => vm.rowUuid));
     const ours = new Map(managed.filter((vm) => !busy.has(vm.rowUuid)).map((vm) => [vm.moref, vm]));
     const deferred = managed.filter((vm) => busy.has(vm.rowUuid)).map((vm) => vm.moref);
@@ -79,7 +84,7 @@ export class VmUpdateApplier {
         // means ours is gone, as the pull, matching by vCenter's uuid, would find it.
         return remote === undefined || remote.uuid !== vm.backendUuid
           ? this.recorder.recordGone(tx, vm.rowUuid, null)
-          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null);
+          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null, { answeredAt });
       });
       if (!appended) continue;
       changed++;
