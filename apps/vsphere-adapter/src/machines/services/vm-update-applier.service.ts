@@ -27,8 +27,9 @@ export interface AppliedAnswer {
  * with `operation: null`, gone → ERRED). What the answer carries is recorded as it is: a VM whole
  * (`enter`), the figures a `modify` assigned (a power state, a name, a size) or its leaving; a VM
  * recorded gone after the answer arrived stays gone (RemoteReadOptions.answeredAt). Only the VMs
- * whose change it does not carry whole (devices, snapshots) are read, all in one round trip. VMs of others cost one index probe for the whole answer; VMs with an operation queued or
- * running are left to its read-back, as the pull leaves them, and answered as `deferred`.
+ * whose change it does not carry whole (devices, snapshots) are read, all in one round trip. VMs
+ * of others cost one index probe for the whole answer; VMs with an operation queued or running are
+ * left to its read-back, as the pull leaves them, and answered as `deferred`.
  */
 @Injectable()
 export class VmUpdateApplier {
