@@ -397,14 +397,11 @@ describe('VM day-2 operations: queued per VM, carried out in vcsim, recorded wit
               .run((tx) =>
                 app.get(VmRecordService).recordFigures(tx, row.uuid, { name: 'renamed-meanwhile' }),
               );
-            const late = await pulls.reconcilePart(offering, stale, [], readSince);
+            const late = await pulls.reconcilePart(offering, stale, [], { readSince });
             const keptMeanwhile = await name();
-            const fresh = await pulls.reconcilePart(
-              offering,
-              await readVcenter(),
-              [],
-              await app.get(VmViewRepository).now(),
-            );
+            const fresh = await pulls.reconcilePart(offering, await readVcenter(), [], {
+              readSince: await app.get(VmViewRepository).now(),
+            });
             return { late, keptMeanwhile, fresh, after: await name() };
           },
           'vmPull',

@@ -64,7 +64,7 @@ function pullOver(managed: string[], pages: string[][], onPage: (at: number) => 
   );
   jest.spyOn(service, 'reconcilePart').mockImplementation((_offering, remotes, absent = [], at) => {
     events.push(`compare [${remotes.map((r) => r.uuid).join(',')}] gone [${absent.join(',')}]`);
-    since.push(at);
+    since.push(at?.readSince);
     return Promise.resolve(remotes.length + absent.length);
   });
   return { service, events, since };

@@ -19,7 +19,10 @@ import { VmWatchStateRepository } from '../repositories/vm-watch-state.repositor
 import { vmDrifted, type RecordedVm } from '../domain/vm-drift';
 import { VmOperationMetrics } from '../../metrics/vm-operation-metrics';
 import { VmWatchMetrics } from '../../metrics/vm-watch-metrics';
-import { VmRecordService } from './vm-record.service';
+import { VmRecordService, type RemoteReadOptions } from './vm-record.service';
+
+/** When a part compared by reconcilePart was read from vCenter. */
+export type ReadTimes = Pick<RemoteReadOptions, 'readSince' | 'answeredAt'>;
 
 /**
  * Drift (reconciliation beside the live subscription of VmWatchService, which records changes as
@@ -127,27 +130,27 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       signal.throwIfAborted();
       // Only managed VMs are compared; one named twice (vCenter's pages are not a snapshot) once.
       const managed = page.filter((vm) => unseen.delete(vm.uuid));
-      changed += await this.reconcilePart(offeringUuid, managed, [], readSince);
+      changed += await this.reconcilePart(offeringUuid, managed, [], { readSince });
     }
     signal.throwIfAborted();
     const gone = [...unseen];
     for (let at = 0; at < gone.length; at += pageSize)
-      changed += await this.reconcilePart(offeringUuid, [], gone.slice(at, at + pageSize), readSince);
+      changed += await this.reconcilePart(offeringUuid, [], gone.slice(at, at + pageSize), { readSince });
     return changed;
   }
 
   /**
    * Compares the recorded VMs of the offering that `remotes` (a part of vCenter's VMs) name, and
    * those of `absent` (vCenter uuids it has no VM of any more), and records each that changed, an
-   * absent one as gone; the rest is left as it is. `readSince`, when the read of `remotes` began,
-   * leaves alone a VM recorded since. Returns how many were recorded. What a pull and the live
-   * subscription's initial state are compared with, part by part, so that memory follows a part.
+   * absent one as gone; the rest is left as it is. `read` says when the read of `remotes` began or
+   * was answered, as recordRemote weighs them. Returns how many were recorded. What a pull and the
+   * live subscription's initial state are compared with, part by part, so that memory follows a part.
    */
   async reconcilePart(
     offeringUuid: string,
     remotes: readonly RemoteVm[],
     absent: readonly string[] = [],
-    readSince?: Date,
+    read: ReadTimes = {},
   ): Promise<number> {
     const uuids = [...remotes.map((vm) => vm.uuid), ...absent];
     if (uuids.length === 0) return 0;
@@ -155,14 +158,14 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       this.recordedState.ofOffering(offeringUuid, uuids),
       this.placement.networksByBackendId(offeringUuid),
     ]);
-    return this.compare(recorded, remotes, networks, readSince);
+    return this.compare(recorded, remotes, networks, read);
   }
 
   private async compare(
     recorded: readonly RecordedVm[],
     remotes: readonly RemoteVm[],
     networks: ReadonlyMap<string, string>,
-    readSince?: Date,
+    read: ReadTimes,
   ): Promise<number> {
     const byUuid = new Map<string, RemoteVm>(remotes.map((vm) => [vm.uuid, vm]));
     const busy = await this.operations.busyVms(recorded.map((vm) => vm.rowUuid));
@@ -174,8 +177,8 @@ export class VmPullService implements OnApplicationBootstrap, BeforeApplicationS
       if (!vmDrifted(vm, remote, networks)) continue;
       const appended = await this.unitOfWork.run((tx) =>
         remote === undefined
-          ? this.recorder.recordGone(tx, vm.rowUuid, null, readSince)
-          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null, { readSince }),
+          ? this.recorder.recordGone(tx, vm.rowUuid, null, read.readSince)
+          : this.recorder.recordRemote(tx, vm.rowUuid, remote, networks, null, read),
       );
       if (appended) changed++;
     }

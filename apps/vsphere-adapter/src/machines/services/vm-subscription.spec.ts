@@ -5,7 +5,7 @@ import type { VmWatchMetrics } from '../../metrics/vm-watch-metrics';
 import type { RemoteVm } from '../../vcenter/ports/vm-provisioner.port';
 import type { VmUpdateBatch, VmWatch, VmWatchSource } from '../../vcenter/ports/vm-watch.port';
 import type { VmWatchStateRepository } from '../repositories/vm-watch-state.repository';
-import type { VmPullService } from './vm-pull.service';
+import type { ReadTimes, VmPullService } from './vm-pull.service';
 import type { VmUpdateApplier } from './vm-update-applier.service';
 import { retryDelayMs, VmSubscription } from './vm-subscription';
 
@@ -26,9 +26,10 @@ const page = (version: string, truncated: boolean, uuids: string[]): VmUpdateBat
  * A vCenter whose initial answer comes in `pages` (each after the version of the one before),
  * then holds every wait until the subscription stops.
  */
-function watchOf(pages: VmUpdateBatch[]): VmWatch {
+function watchOf(pages: VmUpdateBatch[], steps: string[]): VmWatch {
   return {
     next: (version, wait) => {
+      steps.push(`wait '${version}'`);
       const at = version === '' ? 0 : pages.findIndex((p) => p.version === version) + 1;
       if (at < pages.length) return Promise.resolve(pages[at]);
       return new Promise((resolve) => wait.signal.addEventListener('abort', () => resolve(undefined)));
@@ -38,9 +39,15 @@ function watchOf(pages: VmUpdateBatch[]): VmWatch {
   };
 }
 
-/** Runs a subscription until it is live; what its first comparison handed to the pull, call by call. */
+const answeredAt = new Date('2026-12-07T04:00:00Z');
+
+/**
+ * Runs a subscription until it is live; what its first comparison handed to the pull, call by
+ * call, and the clock readings, waits and comparisons in their order.
+ */
 async function firstComparison(managed: string[], pages: VmUpdateBatch[]) {
-  const calls: { remotes: string[]; absent: string[] }[] = [];
+  const calls: { remotes: string[]; absent: string[]; read: ReadTimes }[] = [];
+  const steps: string[] = [];
   const stop = new AbortController();
   const noop = () => undefined;
   const deps = {
@@ -52,10 +59,16 @@ async function firstComparison(managed: string[], pages: VmUpdateBatch[]) {
     access: {
       forOffering: () => Promise.resolve({ connection: () => Promise.resolve({}) }),
     } as unknown as VcenterAccessService,
-    source: { open: () => Promise.resolve(watchOf(pages)) } as VmWatchSource,
+    source: { open: () => Promise.resolve(watchOf(pages, steps)) } as VmWatchSource,
     pulls: {
-      reconcilePart: (_offering: string, remotes: readonly RemoteVm[], absent: readonly string[] = []) => {
-        calls.push({ remotes: remotes.map((r) => r.uuid), absent: [...absent] });
+      reconcilePart: (
+        _offering: string,
+        remotes: readonly RemoteVm[],
+        absent: readonly string[] = [],
+        read: ReadTimes = {},
+      ) => {
+        steps.push('compare');
+        calls.push({ remotes: remotes.map((r) => r.uuid), absent: [...absent], read });
         return Promise.resolve(0);
       },
     } as unknown as VmPullService,
@@ -73,18 +86,22 @@ async function firstComparison(managed: string[], pages: VmUpdateBatch[]) {
       setState: noop,
     } as unknown as VmWatchMetrics,
     holder: 'test',
+    clock: () => {
+      steps.push('clock');
+      return Promise.resolve(answeredAt);
+    },
   };
   await new VmSubscription('offering-1', deps).run(stop.signal);
-  return calls;
+  return { calls, steps };
 }
 
 describe('VmSubscription: the first comparison', () => {
   it('hands the pull one page at a time, only the managed VMs of that page, then the managed VMs no page named', async () => {
-    const calls = await firstComparison(
+    const { calls } = await firstComparison(
       ['a', 'b', 'd', 'f', 'x', 'y'],
       [page('1', true, ['a', 'b', 'c']), page('2', true, ['d', 'e', 'f']), page('3', false, ['g'])],
     );
-    expect(calls).toEqual([
+    expect(calls.map(({ remotes, absent }) => ({ remotes, absent }))).toEqual([
       { remotes: ['a', 'b'], absent: [] },
       { remotes: ['d', 'f'], absent: [] },
       { remotes: [], absent: [] },
@@ -93,11 +110,23 @@ describe('VmSubscription: the first comparison', () => {
   });
 
   it('hands a VM on once even when a later page names it again', async () => {
-    const calls = await firstComparison(['a', 'b'], [page('1', true, ['a']), page('2', false, ['a', 'b'])]);
-    expect(calls).toEqual([
+    const { calls } = await firstComparison(
+      ['a', 'b'],
+      [page('1', true, ['a']), page('2', false, ['a', 'b'])],
+    );
+    expect(calls.map(({ remotes, absent }) => ({ remotes, absent }))).toEqual([
       { remotes: ['a'], absent: [] },
       { remotes: ['b'], absent: [] },
       { remotes: [], absent: [] },
     ]);
+  });
+
+  it('reads the database clock before its first wait and hands it as the answer time with every page, so a VM a pull records gone meanwhile stays gone', async () => {
+    const { calls, steps } = await firstComparison(
+      ['a', 'b'],
+      [page('1', true, ['a']), page('2', false, ['b'])],
+    );
+    expect(steps).toEqual(['clock', "wait ''", 'compare', "wait '1'", 'compare', 'compare']);
+    expect(calls.slice(0, 2).map((call) => call.read)).toEqual([{ answeredAt }, { answeredAt }]);
   });
 });

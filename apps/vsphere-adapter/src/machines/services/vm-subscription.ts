@@ -27,6 +27,8 @@ export interface VmSubscriptionDeps {
   readonly metrics: VmWatchMetrics;
   /** This instance, as the state rows name their holder. */
   readonly holder: string;
+  /** The database's clock, the one the VM records are stamped with. */
+  readonly clock: () => Promise<Date>;
 }
 
 /** Why a full comparison was made. */
@@ -120,6 +122,10 @@ export class VmSubscription {
   private async resync(watch: VmWatch, reason: ResyncReason, signal: AbortSignal): Promise<string> {
     this.deps.metrics.resyncs.inc({ offering_uuid: this.offeringUuid, reason });
     const unseen = await this.deps.states.backendUuids(this.offeringUuid);
+    // Before the first wait: the initial answer is vCenter's state at the wait or later, so a VM a
+    // pull records gone after this stays gone (RemoteReadOptions.answeredAt); the follow's `leave`
+    // would put it right, but the organisation would count a deleted VM's quota until then.
+    const answeredAt = await this.deps.clock();
     let version = '';
     for (;;) {
       const batch = await this.wait(watch, version, signal);
@@ -131,7 +137,7 @@ export class VmSubscription {
       const remotes: RemoteVm[] = [];
       for (const update of batch.updates)
         if (update.remote !== undefined && unseen.delete(update.remote.uuid)) remotes.push(update.remote);
-      await this.deps.pulls.reconcilePart(this.offeringUuid, remotes);
+      await this.deps.pulls.reconcilePart(this.offeringUuid, remotes, [], { answeredAt });
       version = batch.version;
       if (!batch.truncated) break;
     }

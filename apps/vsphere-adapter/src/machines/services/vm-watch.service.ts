@@ -50,7 +50,18 @@ export class VmWatchService implements OnApplicationBootstrap, BeforeApplication
     private readonly locks: SyncLockRepository,
     private readonly vms: VmViewRepository,
   ) {
-    this.deps = { config, logger, access, source, pulls, applier, states, metrics, holder: this.holder };
+    this.deps = {
+      config,
+      logger,
+      access,
+      source,
+      pulls,
+      applier,
+      states,
+      metrics,
+      holder: this.holder,
+      clock: () => vms.now(),
+    };
   }
 
   onApplicationBootstrap(): void {
