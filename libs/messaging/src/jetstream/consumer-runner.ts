@@ -65,11 +65,14 @@ export class ConsumerRunner {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aborts = new Set<AbortController>();
   private loop?: Promise<void>;
-  private stopping = false;
   private readonly stopSignal = new AbortController();
   private readonly stopped = new Promise<void>((resolve) =>
     this.stopSignal.signal.addEventListener('abort', () => resolve(), { once: true }),
   );
+
+  private get stopping(): boolean {
+    return this.stopSignal.signal.aborted;
+  }
 
   constructor(private readonly options: ConsumerRunnerOptions) {}
 
@@ -93,7 +96,6 @@ export class ConsumerRunner {
    * are aborted and nak'ed, so another instance (or this one, restarted) takes them at once.
    */
   async stop(graceMs = this.options.policy.handlerTimeoutMs): Promise<void> {
-    this.stopping = true;
     this.stopSignal.abort();
     await this.batch?.close();
     await this.loop;
