@@ -325,7 +325,8 @@ describe('waldur-cli against the running system', () => {
       await new Promise((r) => setTimeout(r, 20));
     // An event it sees (its id is where it resumes), then the gateway goes away and the order is done meanwhile.
     await api.ok('provider', 'POST', `/api/marketplace-orders/${order}/approve_by_provider/`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    while (!/debug: received OrderStateChanged event \d+/.test(wait.output().stderr))
+      await new Promise((r) => setTimeout(r, 20));
     await system.restartGateway();
     await api.ok('provider', 'POST', `/api/marketplace-orders/${order}/set_state_done/`);
     const result = await wait.done;

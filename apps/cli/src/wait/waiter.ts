@@ -60,6 +60,7 @@ export class Waiter {
       while (stream) {
         for await (const message of stream.messages()) {
           if (message.id !== undefined) lastEventId = message.id;
+          this.log.write(`received ${message.event} event ${message.id ?? '(no id)'}`);
           const object = await this.objectOf(message, target);
           if (object && seen(object)) return { kind: 'settled', object };
         }
