@@ -26,10 +26,11 @@ export interface RemoteReadOptions {
   /** When the caller began the read: a VM recorded changed after it is left as it is. */
   readonly readSince?: Date;
   /**
-   * When the live subscription's answer arrived: a VM recorded gone after it stays gone. Whoever
-   * found it gone read vCenter after the answer's state (vCenter does not reuse morefs, so a VM
-   * absent once and present later by the same moref is not one), and the answer's `leave`
-   * follows; taking the answer would count a deleted VM's quota again until then.
+   * When the live subscription's answer arrived (for its initial answer, before the wait for it):
+   * a VM recorded gone after it stays gone. Whoever found it gone read vCenter after the answer's
+   * state (vCenter does not reuse morefs, so a VM absent once and present later by the same moref
+   * is not one), and the answer's `leave` follows; taking the answer would count a deleted VM's
+   * quota again until then.
    */
   readonly answeredAt?: Date;
 }
