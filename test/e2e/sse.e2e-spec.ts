@@ -325,26 +325,46 @@ describe('SSE: GET /api/events', () => {
   });
 
   it('re-checks every stream periodically: a role revoked without an AccessChanged stops its events too', async () => {
-    await api.ok('staff', 'POST', `/api/projects/${scopeB2.project_uuid}/add_user/`, {
-      user: api.users.memberC,
-      role: 'PROJECT.MEMBER',
-    });
+    for (const project of [scopeB1.project_uuid, scopeB2.project_uuid])
+      await api.ok('staff', 'POST', `/api/projects/${project}/add_user/`, {
+        user: api.users.memberC,
+        role: 'PROJECT.MEMBER',
+      });
     const client = await open('memberC');
     const seen = orderView(scopeB2);
     await feed.order(seen);
     await client.waitForCount(1);
-    await api.ok('staff', 'POST', `/api/projects/${scopeB2.project_uuid}/delete_user/`, {
-      user: api.users.memberC,
-      role: 'PROJECT.MEMBER',
-    });
-    // SSE_RECHECK_MS is 1 s in this suite; no AccessChanged is published.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const hidden = orderView(scopeB2);
-    await feed.order(hidden);
-    const marker = await open('staff', `?order_uuid=${hidden.uuid}`, { lastEventId: 0 });
-    await marker.waitForCount(1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(orderUuids(client)).toEqual([seen.uuid]);
+    await system.sql(
+      `DELETE FROM "marketplace"."project_permissions" WHERE "project_uuid" = $1 AND "user_uuid" = $2`,
+      [scopeB2.project_uuid, api.users.memberC],
+    );
+    // Revoked where no AccessChanged is published (the API's delete_user publishes one, which acts
+    // at once: the test above), as an AccessChanged lost or a grant removed by hand leaves it. Only
+    // the re-check (SSE_RECHECK_MS, 1 s in this suite) can hide B2 from the stream. Pairs of a B2
+    // event and a B1 event (B1 it still sees) until a pair's B1 event arrives without its B2 one: a
+    // stream keeps the feed's order, so the B2 event, had it been sent, would be there by then.
+    // States, not a guess at how long a re-check takes.
+    const expected = [seen.uuid];
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const hidden = orderView(scopeB2);
+      const shown = orderView(scopeB1);
+      await feed.order(hidden);
+      await feed.order(shown);
+      await client.waitFor((c) => orderUuids(c).includes(shown.uuid), 10_000, 'the B1 event');
+      const rechecked = !orderUuids(client).includes(hidden.uuid);
+      expected.push(...(rechecked ? [shown.uuid] : [hidden.uuid, shown.uuid]));
+      if (rechecked) break;
+      if (Date.now() > deadline) throw new Error('no re-check hid project B2 from the stream in 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Once hidden, for good: the next B2 event does not come either.
+    const later = orderView(scopeB2);
+    const last = orderView(scopeB1);
+    await feed.order(later);
+    await feed.order(last);
+    await client.waitFor((c) => orderUuids(c).includes(last.uuid), 10_000, 'the last B1 event');
+    expect(orderUuids(client)).toEqual([...expected, last.uuid]);
   });
 
   const metricsText = async (): Promise<string> => (await fetch(system.gateway.metricsUrl)).text();
