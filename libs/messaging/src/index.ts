@@ -1,5 +1,6 @@
 export * from './nats/nats-connection';
 export * from './nats/nats-options';
+export * from './nats/reconnects';
 export * from './jetstream/build-envelope';
 export * from './jetstream/consumer-policy';
 export * from './jetstream/consumer-runner';

@@ -69,6 +69,7 @@ describe('the consumer runner on a NATS cluster', () => {
     const handled: string[] = [];
     runner = new ConsumerRunner({
       js: jetstream(nc),
+      connection: nc,
       durable: spec,
       policy: POLICY,
       logger: captureLogger('node-loss').logger,

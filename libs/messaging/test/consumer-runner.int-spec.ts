@@ -54,6 +54,7 @@ describe('consumer runner (JetStream durable pull consumer)', () => {
     const captured = captureLogger('consumer-test');
     runner = new ConsumerRunner({
       js: fx.js,
+      connection: fx.nats.nc,
       durable: spec,
       policy,
       logger: captured.logger,

@@ -1,4 +1,5 @@
 import { JetStreamApiError, type Consumer, type JetStreamClient } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { captureLogger } from '../../../../test/support/capture-logger';
 import { ConsumerRunner } from './consumer-runner';
 
@@ -20,6 +21,17 @@ const idleConsumer = {
     }),
 } as unknown as Consumer;
 
+/** A connection that stays up: no reconnection ever comes. */
+const connection = {
+  status: () => ({
+    [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => undefined) }),
+    stop: () => undefined,
+  }),
+  isClosed: () => false,
+  isDraining: () => false,
+  info: {},
+} as unknown as NatsConnection;
+
 function jetStreamAnswering(answers: (() => Promise<Consumer>)[]) {
   let asked = 0;
   const js = {
@@ -36,7 +48,14 @@ describe('ConsumerRunner.start', () => {
       () => Promise.resolve(idleConsumer),
     ]);
     const { logger, lines } = captureLogger('runner');
-    const runner = new ConsumerRunner({ js, durable: DURABLE, routes: [], policy: POLICY, logger });
+    const runner = new ConsumerRunner({
+      js,
+      connection,
+      durable: DURABLE,
+      routes: [],
+      policy: POLICY,
+      logger,
+    });
     await runner.start();
     await runner.stop(0);
     expect(asked()).toBeGreaterThanOrEqual(3);
@@ -51,7 +70,14 @@ describe('ConsumerRunner.start', () => {
         ),
     ]);
     const { logger } = captureLogger('runner');
-    const runner = new ConsumerRunner({ js, durable: DURABLE, routes: [], policy: POLICY, logger });
+    const runner = new ConsumerRunner({
+      js,
+      connection,
+      durable: DURABLE,
+      routes: [],
+      policy: POLICY,
+      logger,
+    });
     await expect(runner.start()).rejects.toThrow('consumer not found');
   });
 });

@@ -1,8 +1,11 @@
 import type { Envelope, EventContract } from '@app/contracts';
 import type { Consumer, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { withOrderContext } from '@app/platform/logging/json-logger';
 import type { MessagingMetrics } from '../metrics/messaging-metrics';
+import { isNatsUp } from '../nats/nats-connection';
+import { watchReconnects, type ReconnectWatch } from '../nats/reconnects';
 import { outcomeOfFailure, type ConsumerPolicy } from './consumer-policy';
 import { decodeEvent } from './decode-event';
 import type { HandlerOutcome } from './handler-outcome';
@@ -32,6 +35,8 @@ export function route<T>(contract: EventContract<T>, handler: EventHandler<T>): 
 
 export interface ConsumerRunnerOptions {
   js: JetStreamClient;
+  /** The connection `js` works over: a pull or look-up sent while it is down is started over when it is back. */
+  connection: NatsConnection;
   durable: DurableSpec;
   routes: EventRoute<unknown>[];
   policy: ConsumerPolicy;
@@ -40,6 +45,16 @@ export interface ConsumerRunnerOptions {
 }
 
 class HandlerDeadline extends Error {}
+
+/** A promise and the function that resolves it. */
+function signalled(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** A look-up of the durable abandoned because the connection came back meanwhile: ask again now. */
+class ReconnectedMeanwhile extends Error {}
 
 // After a pull fails (the consumer was deleted, JetStream was away at the pull), the durable is
 // opened again after this pause rather than leaving the service deaf.
@@ -70,6 +85,10 @@ export class ConsumerRunner {
     this.stopSignal.signal.addEventListener('abort', () => resolve(), { once: true }),
   );
 
+  private reconnects?: ReconnectWatch;
+  /** Resolves at the connection's next reconnection (a new one each time). */
+  private reconnected = signalled();
+
   private get stopping(): boolean {
     return this.stopSignal.signal.aborted;
   }
@@ -83,6 +102,7 @@ export class ConsumerRunner {
    */
   async start(): Promise<void> {
     const { logger, durable } = this.options;
+    this.reconnects = watchReconnects(this.options.connection, () => this.onReconnect());
     this.consumer = await untilJetStreamAnswers(
       () => this.open(),
       (reason, delayMs) =>
@@ -97,6 +117,7 @@ export class ConsumerRunner {
    */
   async stop(graceMs = this.options.policy.handlerTimeoutMs): Promise<void> {
     this.stopSignal.abort();
+    this.reconnects?.stop();
     await this.batch?.close();
     await this.loop;
     let timer: NodeJS.Timeout | undefined;
@@ -113,6 +134,35 @@ export class ConsumerRunner {
   }
 
   /**
+   * The connection is back: what was asked before or during the outage (the pull under way, a
+   * look-up of the durable) went nowhere and would only end at its expiry or timeout, so the pull
+   * is ended now and the loop asks again at once.
+   */
+  private onReconnect(): void {
+    if (this.stopping) return;
+    const previous = this.reconnected;
+    this.reconnected = signalled();
+    previous.resolve();
+    void this.batch?.close();
+  }
+
+  /** The next reconnection, or the stop. */
+  private untilReconnected(): Promise<void> {
+    return Promise.race([this.reconnected.promise, this.stopped]);
+  }
+
+  /** The durable, looked up again when the connection comes back before the answer does. */
+  private async openUnlessReconnected(): Promise<Consumer> {
+    const lookUp = this.open();
+    lookUp.catch(() => undefined);
+    const abandoned = this.reconnected.promise.then(() => {
+      throw new ReconnectedMeanwhile();
+    });
+    abandoned.catch(() => undefined);
+    return Promise.race([lookUp, abandoned]);
+  }
+
+  /**
    * Pulls only as many messages as there are free slots, once there are: a message this process
    * holds is a message being handled, its ack wait kept alive by the handler's heartbeats. The
    * library's `consume()` pulls the next messages once three quarters of a window has arrived, not
@@ -123,15 +173,27 @@ export class ConsumerRunner {
   private async keepPulling(): Promise<void> {
     while (!this.stopping) {
       try {
-        this.consumer ??= await this.open();
+        if (this.consumer === undefined) {
+          // Asked while the client dials, the look-up would reach no server: wait for the link.
+          if (!isNatsUp(this.options.connection)) await this.untilReconnected();
+          if (this.stopping) return;
+          this.consumer = await this.openUnlessReconnected();
+        }
         await this.pullFreeSlots(this.consumer);
       } catch (error) {
-        // The durable deleted, JetStream away at the pull, its leader's node gone (missed
-        // heartbeats): opened again after a pause rather than leaving the service deaf.
         this.consumer = undefined;
         if (this.stopping) return;
+        if (error instanceof ReconnectedMeanwhile) continue;
+        // The durable deleted, JetStream away at the pull, its leader's node gone (missed
+        // heartbeats): opened again after a pause, or as soon as the connection is back, rather
+        // than leaving the service deaf.
         this.options.logger.warn({ err: error, durable: this.options.durable.durable }, 'pull failed');
-        await new Promise((resolve) => setTimeout(resolve, REOPEN_PAUSE_MS));
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise((resolve) => (timer = setTimeout(resolve, REOPEN_PAUSE_MS))),
+          this.untilReconnected(),
+        ]);
+        clearTimeout(timer);
       }
     }
   }
@@ -141,12 +203,14 @@ export class ConsumerRunner {
     while (this.inFlight.size >= concurrency && !this.stopping)
       await Promise.race([...this.inFlight, this.stopped]);
     if (this.stopping) return;
+    const link = this.reconnected;
     this.batch = await consumer.fetch({
       max_messages: concurrency - this.inFlight.size,
       expires: PULL_EXPIRES_MS,
     });
-    // A stop that came while the pull was being sent: end it now, not when it expires.
-    if (this.stopping) void this.batch.close();
+    // A stop, or a reconnection, that came while the pull was being sent: end it now, not when it
+    // expires.
+    if (this.stopping || this.reconnected !== link) void this.batch.close();
     for await (const message of this.batch) {
       if (this.stopping) {
         message.nak();

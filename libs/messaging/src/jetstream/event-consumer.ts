@@ -26,7 +26,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { jsm, js, logger, metrics } = this.runtime;
+    const { jsm, js, nats, logger, metrics } = this.runtime;
     const { durable, policy, routes } = this.spec;
     await untilJetStreamAnswers(
       () => ensureDurableConsumer(jsm, durable, policy),
@@ -36,7 +36,7 @@ export class EventConsumer implements OnApplicationBootstrap, BeforeApplicationS
           'waiting for JetStream to set up a durable',
         ),
     );
-    this.runner = new ConsumerRunner({ js, durable, policy, routes, logger, metrics });
+    this.runner = new ConsumerRunner({ js, connection: nats, durable, policy, routes, logger, metrics });
     await this.runner.start();
   }
 

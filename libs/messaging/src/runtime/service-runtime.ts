@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/platform/logging/json-logger';
 import { isPostgresUp } from '@app/platform/persistence/data-source';
 import { connectNats, isNatsUp } from '../nats/nats-connection';
+import { watchReconnects } from '../nats/reconnects';
 import { ensureStream, type StreamSpec } from '../jetstream/ensure-topology';
 import { untilJetStreamAnswers } from '../jetstream/until-jetstream-answers';
 import { MessagingMetrics } from '../metrics/messaging-metrics';
@@ -90,6 +91,8 @@ export class ServiceRuntime {
       natsUp: () => isNatsUp(nats),
       metrics,
     });
+    // What waited in the outbox during an outage goes at the return, not at the next sweep.
+    watchReconnects(nats, () => relay.wake());
     const housekeeping = new Housekeeping({
       outbox,
       inbox,
