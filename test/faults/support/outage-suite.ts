@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { AppName } from '../../support/app-process';
 import { OrderLoad } from '../../support/order-load';
 import { APPS, FaultSystem, TERMINAL_STATES, type HttpAnswer } from './fault-system';
@@ -76,6 +77,9 @@ export function describeOutage(dependency: keyof typeof CASES): void {
     // clients' retries of the outage's last 15 s all land at its end, and must be done 10 s later.
     const load = new OrderLoad(system.submitOrder, 1);
     const reports: OutageReport[] = [];
+    const marks: string[] = [];
+    const mark = (what: string) =>
+      marks.push(`test ${JSON.stringify({ time: new Date().toISOString(), msg: what })}`);
 
     beforeAll(async () => {
       await system.start();
@@ -84,6 +88,17 @@ export function describeOutage(dependency: keyof typeof CASES): void {
 
     afterAll(async () => {
       await load.stop();
+      // OUTAGE_LOGS=<file> keeps every process's log lines (and the test's own marks) for a post-mortem.
+      if (process.env.OUTAGE_LOGS)
+        writeFileSync(
+          `${process.env.OUTAGE_LOGS}.${dependency}`,
+          [
+            ...marks,
+            ...system.history.flatMap((p) =>
+              p.lines.map((line) => `${p.app}#${p.pid} ${JSON.stringify(line)}`),
+            ),
+          ].join('\n'),
+        );
       process.stdout.write(
         `\noutages of ${OUTAGE_MS / 1000} s:\n${reports.map(describeReport).join('\n')}\n\n`,
       );
@@ -110,8 +125,10 @@ export function describeOutage(dependency: keyof typeof CASES): void {
     ): Promise<OutageReport> {
       expect(await until(() => system.healthy(), MEASURE_LIMIT_MS)).toBeDefined();
       await load.burst(10);
+      mark('stopping');
       await stop();
       const began = Date.now();
+      mark('stopped');
       const exited = new Set<AppName>();
       const watch = setInterval(() => {
         for (const app of APPS) if (!system.app(app).running) exited.add(app);
@@ -132,7 +149,9 @@ export function describeOutage(dependency: keyof typeof CASES): void {
       const starting = Date.now();
       await start();
       const returned = Date.now();
+      mark('returned');
       const orders = await ordersUntil(returned);
+      mark(`measured orders ${orders.join(',')}`);
       const allDone = async () => {
         const states = await system.orderStates(orders);
         return orders.every((uuid) => TERMINAL_STATES.includes(states.get(uuid) ?? ''));
