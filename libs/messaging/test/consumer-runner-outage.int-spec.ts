@@ -87,8 +87,8 @@ describe('the consumer runner across a NATS outage', () => {
     });
     await runner.start();
 
-    // A message in hand when NATS goes, its handler ending during the outage: the runner then pulls
-    // while the client dials, and that pull fails, as in the apps under an outage.
+    // A message in hand when NATS goes, its handler ending during the outage (its ack lost): the
+    // pull under way fails with the link, as in the apps under an outage.
     const first = await publish('in-hand');
     expect(await until(() => started.includes(first), 20_000)).toBe(true);
     await server.stop();

@@ -1,5 +1,6 @@
 import { JetStreamApiError, type Consumer, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '@app/platform/logging/json-logger';
 import { captureLogger } from '../../../../test/support/capture-logger';
 import { ConsumerRunner } from './consumer-runner';
 
@@ -32,6 +33,10 @@ const connection = {
   info: {},
 } as unknown as NatsConnection;
 
+/** A runner of no routes over `js`. */
+const runnerOver = (js: JetStreamClient, logger: Logger) =>
+  new ConsumerRunner({ js, connection, durable: DURABLE, routes: [], policy: POLICY, logger });
+
 function jetStreamAnswering(answers: (() => Promise<Consumer>)[]) {
   let asked = 0;
   const js = {
@@ -48,14 +53,7 @@ describe('ConsumerRunner.start', () => {
       () => Promise.resolve(idleConsumer),
     ]);
     const { logger, lines } = captureLogger('runner');
-    const runner = new ConsumerRunner({
-      js,
-      connection,
-      durable: DURABLE,
-      routes: [],
-      policy: POLICY,
-      logger,
-    });
+    const runner = runnerOver(js, logger);
     await runner.start();
     await runner.stop(0);
     expect(asked()).toBeGreaterThanOrEqual(3);
@@ -70,14 +68,7 @@ describe('ConsumerRunner.start', () => {
         ),
     ]);
     const { logger } = captureLogger('runner');
-    const runner = new ConsumerRunner({
-      js,
-      connection,
-      durable: DURABLE,
-      routes: [],
-      policy: POLICY,
-      logger,
-    });
+    const runner = runnerOver(js, logger);
     await expect(runner.start()).rejects.toThrow('consumer not found');
   });
 });
