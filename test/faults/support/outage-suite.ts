@@ -88,10 +88,11 @@ export function describeOutage(dependency: keyof typeof CASES): void {
 
     afterAll(async () => {
       await load.stop();
-      // OUTAGE_LOGS=<file> keeps every process's log lines (and the test's own marks) for a post-mortem.
-      if (process.env.OUTAGE_LOGS)
+      // FAULT_LOGS=<file> keeps every process's log lines and the test's own marks, in <file>.NATS or
+      // <file>.Postgres, for a post-mortem of a run that passed.
+      if (process.env.FAULT_LOGS)
         writeFileSync(
-          `${process.env.OUTAGE_LOGS}.${dependency}`,
+          `${process.env.FAULT_LOGS}.${dependency}`,
           [
             ...marks,
             ...system.history.flatMap((p) =>
